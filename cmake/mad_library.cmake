@@ -1,0 +1,26 @@
+# mad_add_library(<target> [DEPS ...])
+# One library per top-level folder. Every *.cpp in the folder is compiled; *.cu files only
+# when the CUDA backend is on. New stage files need no CMake edit.
+function(mad_add_library target)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  file(GLOB cpp_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
+  set(sources ${cpp_sources})
+  if(MAD_HAVE_CUDA)
+    file(GLOB cu_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cu)
+    list(APPEND sources ${cu_sources})
+  endif()
+  add_library(${target} STATIC ${sources})
+  target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${target} PUBLIC ${ARG_DEPS})
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>
+    $<$<COMPILE_LANGUAGE:CUDA>:-lineinfo --expt-relaxed-constexpr>)
+  if(MAD_HAVE_CUDA)
+    target_compile_definitions(${target} PUBLIC MAD_HAVE_CUDA=1)
+    target_link_libraries(${target} PUBLIC CUDA::cudart CUDA::cufft)
+    set_target_properties(${target} PROPERTIES CUDA_SEPARABLE_COMPILATION OFF)
+  endif()
+  if(MAD_CUDA_DEBUG_SYNC)
+    target_compile_definitions(${target} PUBLIC MAD_CUDA_DEBUG_SYNC=1)
+  endif()
+endfunction()

@@ -1,0 +1,18 @@
+// GPU availability as seen from CPU-only code (no CUDA headers). In a build without the CUDA
+// backend every function reports "no GPU".
+#pragma once
+
+#include <string>
+
+namespace mad {
+
+// True when the CUDA backend was compiled into this build.
+bool gpu_backend_compiled();
+// True when the backend was compiled and a CUDA device is usable.
+bool gpu_device_available();
+// Name, driver and runtime versions of the current device ("" without one).
+std::string gpu_device_description();
+// Returns and clears a pending CUDA error ("" when none or without CUDA).
+std::string take_pending_gpu_error();
+
+}  // namespace mad

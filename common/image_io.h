@@ -1,0 +1,56 @@
+// Image files in and out. Decoding goes through Debian's well-kept libraries: libpng, libjpeg
+// (turbo), libtiff (optional at build time) and stb_image for BMP and PGM/PPM (optional).
+//
+// Everything MAD reads becomes one gray plane of raw values on the 0..255 scale:
+//  * 8-bit gray: as is.
+//  * 8-bit RGB/RGBA: MATLAB's rgb2gray with uint8 rounding (spec §2, §14); alpha is ignored
+//    (reported in `notes`).
+//  * more than 8 bits (16-bit PNG/TIFF/PGM): scaled to 0..255 as non-integer doubles; such
+//    images use the direct luminance formula (the 2011 rule, spec §14).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/image.h"
+
+namespace mad {
+
+struct GrayImage {
+  Image<double> pixels;       // 0..255 scale
+  int bit_depth = 8;          // bits per sample of the file (8 or 16)
+  int source_channels = 1;    // 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA
+  std::vector<std::string> notes;  // non-fatal remarks (e.g. "alpha channel ignored")
+  bool is_8bit() const { return bit_depth <= 8; }
+};
+
+// Interleaved 8-bit image as decoded (channels 1..4), before any gray conversion.
+struct RawImage8 {
+  int width = 0, height = 0, channels = 0;
+  std::vector<std::uint8_t> samples;  // width*height*channels, row-major, interleaved
+};
+
+// MATLAB rgb2gray on one 8-bit pixel: 0.298936021293775 R + 0.587043074451121 G +
+// 0.114020904255103 B, rounded half away from zero to uint8.
+std::uint8_t rgb_to_gray_matlab(std::uint8_t r, std::uint8_t g, std::uint8_t b);
+
+// Decodes PNG, JPEG, BMP, TIFF, PGM/PPM (chosen by content, not extension) into gray.
+// Throws InputError naming the file on any failure (missing, unreadable, unsupported, empty).
+GrayImage load_gray_image(const std::string& path);
+// Decodes an 8-bit file without gray conversion (for the preprocessing kernels).
+RawImage8 load_raw_image8(const std::string& path);
+
+// Writes an 8-bit image (1 or 3 channels) as PNG.
+void save_png8(const std::string& path, const RawImage8& image);
+// Writes `map` as a 16-bit gray PNG scaled so that its maximum maps to 65535; returns the scale
+// (value = pixel / scale). A map whose maximum is 0 is written as zeros with scale 1.
+double save_png16_scaled(const std::string& path, ImageView<const double> map);
+// Writes `map` as a 32-bit float gray TIFF. Throws Error when TIFF support was not built.
+void save_tiff_float(const std::string& path, ImageView<const double> map);
+// True when this build can read and write TIFF.
+bool tiff_supported();
+// Names of the formats this build decodes, e.g. {"png","jpeg","tiff","bmp","pnm"}.
+std::vector<std::string> supported_formats();
+
+}  // namespace mad

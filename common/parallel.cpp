@@ -1,0 +1,50 @@
+#include "common/parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace mad {
+namespace {
+std::atomic<int> g_thread_override{0};
+}
+
+int thread_count() {
+  const int forced = g_thread_override.load();
+  if (forced > 0) return forced;
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+void set_thread_count(int threads) { g_thread_override.store(std::max(0, threads)); }
+
+void parallel_for(int n, const std::function<void(int)>& fn) {
+  const int workers = std::min(thread_count(), n);
+  if (workers <= 1) {
+    for (int i = 0; i < n; ++i) fn(i);
+    return;
+  }
+  std::atomic<int> next{0};
+  std::exception_ptr first_error;
+  std::mutex error_mutex;
+  auto work = [&] {
+    for (int i = next++; i < n; i = next++) {
+      try {
+        fn(i);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!first_error) first_error = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(workers - 1);
+  for (int t = 1; t < workers; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  if (first_error) std::rethrow_exception(first_error);
+}
+
+}  // namespace mad

@@ -1,0 +1,17 @@
+// A minimal fork-join loop over std::thread. Each index is processed by exactly one thread and
+// writes only its own outputs, so results never depend on the thread count.
+#pragma once
+
+#include <functional>
+
+namespace mad {
+
+// Number of worker threads used by parallel_for (default: hardware concurrency).
+int thread_count();
+// Overrides the worker count; 0 restores the default. Used by tests and `--threads`.
+void set_thread_count(int threads);
+
+// Calls fn(i) for i in [0, n). Exceptions from workers are rethrown on the caller's thread.
+void parallel_for(int n, const std::function<void(int)>& fn);
+
+}  // namespace mad

@@ -1,0 +1,40 @@
+// A one-line progress bar with rate and ETA for long batch jobs. It draws only when the stream
+// is a terminal (so logs and pipes stay clean) and at most ~10 times a second.
+#pragma once
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+
+namespace mad {
+
+class ProgressBar {
+ public:
+  // `total` items; `unit` names them in the rate ("pairs/s"). Draws on `out` (stderr).
+  ProgressBar(std::size_t total, std::string unit, std::FILE* out = stderr);
+  ~ProgressBar();
+  // Records one finished item (failed or not) and redraws when due.
+  void tick(bool failed = false);
+  // Clears the line (call before printing other text); the next tick redraws.
+  void clear();
+  void finish();
+  bool enabled() const { return enabled_; }
+  std::size_t done() const { return done_; }
+  std::size_t failed() const { return failed_; }
+  double elapsed_seconds() const;
+
+ private:
+  void draw(bool force);
+  std::size_t total_;
+  std::string unit_;
+  std::FILE* out_;
+  bool enabled_;
+  bool finished_ = false;
+  std::size_t done_ = 0, failed_ = 0;
+  std::chrono::steady_clock::time_point start_, last_draw_;
+};
+
+// "1h02m", "3m05s", "12s".
+std::string format_duration(double seconds);
+
+}  // namespace mad

@@ -1,0 +1,65 @@
+// detect_cpu: the whole detection stage on the CPU, one spec step per call (spec §3).
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/block_grid.h"
+#include "common/error.h"
+#include "common/parallel.h"
+#include "detection/block_stats.h"
+#include "detection/csf.h"
+#include "detection/detection.h"
+#include "detection/detection_map.h"
+#include "detection/local_mse.h"
+#include "detection/luminance.h"
+#include "detection/visibility_mask.h"
+
+namespace mad::detection {
+
+DetectionResult detect_cpu(ImageView<const double> ref, ImageView<const double> dst,
+                           bool uint8_luminance, bool want_map) {
+  const int w = ref.width, h = ref.height;
+  if (dst.width != w || dst.height != h)
+    throw InvalidArgument("detect_cpu: reference " + std::to_string(w) + "x" + std::to_string(h) +
+                          " and distorted " + std::to_string(dst.width) + "x" +
+                          std::to_string(dst.height) + " differ in size");
+  if (w < kMinImageSide || h < kMinImageSide)
+    throw InvalidArgument("detect_cpu: images must be at least 34x34 (the pooling crop is empty)");
+
+  // §3.1-3.2: luminance and CSF filtering, the two images in parallel (FFTW plans may be
+  // executed concurrently; each task writes only its own image).
+  const std::shared_ptr<const CsfFilterCpu> csf = shared_csf_filter_cpu(w, h);
+  Image<double> lum[2] = {Image<double>(w, h), Image<double>(w, h)};
+  Image<double> filtered[2] = {Image<double>(w, h), Image<double>(w, h)};
+  const ImageView<const double> raw[2] = {ref, dst};
+  parallel_for(2, [&](int k) {
+    // Serial per image (luminance_value, not luminance_cpu): the parallelism is the two images.
+    ImageView<double> l = lum[k].view();
+    for (int y = 0; y < h; ++y)
+      for (int x = 0; x < w; ++x) l(y, x) = luminance_value(raw[k](y, x), uint8_luminance);
+    csf->apply(lum[k].cview(), filtered[k].view());
+  });
+
+  // §3.3-3.5: error image and block statistics on the block grid.
+  Image<double> error(w, h);
+  error_image_cpu(filtered[0].cview(), filtered[1].cview(), error.view());
+  const DetectionBlockStats st = detection_block_stats_cpu(filtered[0].cview(), error.cview());
+
+  // §3.6: ξ per block.
+  std::vector<double> mask(st.grid.count());
+  visibility_mask_cpu(st.mean_ref.data(), st.std_min_ref.data(), st.std_err.data(), mask.size(),
+                      mask.data());
+
+  // §3.7-3.8: local MSE of the raw pixels, map and RMS over the crop.
+  Image<double> lmse(w, h);
+  local_mse_cpu(ref, dst, lmse.view());
+  DetectionResult result;
+  Image<double> map(w, h);
+  detection_map_cpu(st.grid, mask.data(), lmse.cview(), map.view());
+  result.d_detect = pool_detection_cpu(map.cview());
+  if (want_map) result.map = std::move(map);
+  return result;
+}
+
+}  // namespace mad::detection

@@ -1,0 +1,21 @@
+// Without the CUDA backend, the GPU scorer exists only to say so. (Scorer never constructs one
+// then, because resolve_backend() refuses --backend cuda first; this keeps the link complete.)
+#ifndef MAD_HAVE_CUDA
+#include "common/error.h"
+#include "mad/gpu_scorer.h"
+
+namespace mad {
+struct GpuScorer::Impl {};
+GpuScorer::GpuScorer(Precision, const std::string&) {
+  throw GpuError("this build has no CUDA backend");
+}
+GpuScorer::~GpuScorer() = default;
+GpuStageOutputs GpuScorer::run(ImageView<const double>, ImageView<const double>, bool, bool) {
+  throw GpuError("this build has no CUDA backend");
+}
+const std::string& GpuScorer::a5_variant() const {
+  static const std::string none;
+  return none;
+}
+}  // namespace mad
+#endif

@@ -1,0 +1,37 @@
+// User-facing choices of a MAD computation (spec §14) and their text forms for the CLI/JSON.
+#pragma once
+
+#include <string>
+
+namespace mad {
+
+// Which release's combination to reproduce. V2011 multiplies d_detect by 200 (spec §0).
+enum class MadVersion { V2011, V2010 };
+// How the luminance step treats 8-bit input (spec §2): Uint8 maps 255 like 254.
+enum class InputClass { Auto, Uint8, Double };
+enum class Backend { Auto, Cpu, Cuda };
+enum class Precision { Double, Float };
+
+struct ScoreOptions {
+  MadVersion version = MadVersion::V2011;
+  InputClass input_class = InputClass::Auto;  // Auto: Uint8 for 8-bit files, Double otherwise
+  Backend backend = Backend::Auto;            // Auto: CUDA when built and a device exists
+  Precision precision = Precision::Double;    // GPU only; the CPU path is always double
+  std::string a5_variant;                     // GPU A5 variant; empty = registry default
+  bool want_maps = false;                     // return map.HI and map.LO
+};
+
+std::string to_string(MadVersion v);
+std::string to_string(InputClass c);
+std::string to_string(Backend b);
+std::string to_string(Precision p);
+// Parsers throw InvalidArgument listing the accepted values.
+MadVersion parse_mad_version(const std::string& s);
+InputClass parse_input_class(const std::string& s);
+Backend parse_backend(const std::string& s);
+Precision parse_precision(const std::string& s);
+
+// Factor applied to d_detect inside the combination: 200 for 2011, 1 for April 2010.
+double detect_scale(MadVersion v);
+
+}  // namespace mad

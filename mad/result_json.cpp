@@ -1,0 +1,55 @@
+#include "mad/result_json.h"
+
+#include <cstdio>
+
+namespace mad {
+
+std::string format_double(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+
+nlohmann::json result_to_json(const ScoreResult& r) {
+  nlohmann::json j;
+  j["mad"] = r.mad;
+  j["hi"] = r.hi;
+  j["lo"] = r.lo;
+  j["sig"] = r.sig;
+  j["d_detect_unscaled"] = r.d_detect;
+  j["width"] = r.width;
+  j["height"] = r.height;
+  j["mad_version"] = to_string(r.version);
+  j["input_class"] = to_string(r.input_class);
+  j["backend"] = to_string(r.backend);
+  j["precision"] = to_string(r.precision);
+  if (r.backend == Backend::Cuda) j["a5_variant"] = r.a5_variant;
+  j["seconds"] = r.seconds;
+  return j;
+}
+
+const std::vector<std::string>& result_csv_header() {
+  static const std::vector<std::string> h = {"ref",     "dist",        "mad",     "hi",
+                                             "lo",      "sig",         "width",   "height",
+                                             "backend", "mad_version", "seconds", "error"};
+  return h;
+}
+
+std::vector<std::string> result_csv_row(const std::string& ref, const std::string& dist,
+                                        const ScoreResult* r, const std::string& error) {
+  if (!r) return {ref, dist, "", "", "", "", "", "", "", "", "", error};
+  return {ref,
+          dist,
+          format_double(r->mad),
+          format_double(r->hi),
+          format_double(r->lo),
+          format_double(r->sig),
+          std::to_string(r->width),
+          std::to_string(r->height),
+          to_string(r->backend),
+          to_string(r->version),
+          format_double(r->seconds),
+          error};
+}
+
+}  // namespace mad

@@ -1,0 +1,24 @@
+// JSON and CSV forms of a ScoreResult, shared by `mad score`, batch mode and `mad eval`.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "mad/score.h"
+
+namespace mad {
+
+// {mad, hi, lo, sig, d_detect, width, height, mad_version, input_class, backend, precision,
+//  a5_variant (GPU), seconds}
+nlohmann::json result_to_json(const ScoreResult& r);
+
+// Column names and values of one results-CSV row (numbers with 17 significant digits).
+const std::vector<std::string>& result_csv_header();  // ref,dist,mad,hi,lo,sig,width,...,error
+std::vector<std::string> result_csv_row(const std::string& ref, const std::string& dist,
+                                        const ScoreResult* r, const std::string& error);
+
+// Shortest text that reads back to the same double (%.17g).
+std::string format_double(double v);
+
+}  // namespace mad

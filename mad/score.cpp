@@ -1,0 +1,112 @@
+#include "mad/score.h"
+
+#include <chrono>
+#include <string>
+
+#include "appearance/appearance.h"
+#include "common/block_grid.h"
+#include "common/error.h"
+#include "common/gpu_info.h"
+#include "detection/detection.h"
+#include "mad/combine.h"
+#include "mad/gpu_scorer.h"
+
+namespace mad {
+
+void validate_pair(const GrayImage& ref, const GrayImage& dst) {
+  const auto& a = ref.pixels;
+  const auto& b = dst.pixels;
+  if (a.width() != b.width() || a.height() != b.height())
+    throw InputError("reference is " + std::to_string(a.width()) + "x" +
+                     std::to_string(a.height()) + " but distorted is " +
+                     std::to_string(b.width()) + "x" + std::to_string(b.height()) +
+                     "; MAD needs images of the same size");
+  if (a.width() < kMinImageSide || a.height() < kMinImageSide)
+    throw InputError("images are " + std::to_string(a.width()) + "x" +
+                     std::to_string(a.height()) + "; MAD needs at least " +
+                     std::to_string(kMinImageSide) + "x" + std::to_string(kMinImageSide) +
+                     " (smaller images leave an empty pooling crop; the original returns NaN)");
+}
+
+InputClass resolve_input_class(const GrayImage& ref, const GrayImage& dst, InputClass requested) {
+  const bool both_8bit = ref.is_8bit() && dst.is_8bit();
+  if (requested == InputClass::Auto) return both_8bit ? InputClass::Uint8 : InputClass::Double;
+  if (requested == InputClass::Uint8 && !both_8bit)
+    throw InvalidArgument("--input-class uint8 needs 8-bit images (got " +
+                          std::to_string(ref.bit_depth) + " and " +
+                          std::to_string(dst.bit_depth) + " bits)");
+  return requested;
+}
+
+Backend resolve_backend(Backend requested) {
+  if (requested == Backend::Cpu) return Backend::Cpu;
+  const bool gpu = gpu_backend_compiled() && gpu_device_available();
+  if (requested == Backend::Cuda && !gpu)
+    throw GpuError(gpu_backend_compiled()
+                       ? "--backend cuda: no CUDA device is available"
+                       : "--backend cuda: this build has no CUDA backend (CUDA toolkit not found "
+                         "at configure time)");
+  return gpu ? Backend::Cuda : Backend::Cpu;
+}
+
+Scorer::Scorer(ScoreOptions options)
+    : options_(std::move(options)), backend_(resolve_backend(options_.backend)) {
+  if (backend_ == Backend::Cuda)
+    gpu_ = std::make_unique<GpuScorer>(options_.precision, options_.a5_variant);
+}
+Scorer::~Scorer() = default;
+Scorer::Scorer(Scorer&&) noexcept = default;
+Scorer& Scorer::operator=(Scorer&&) noexcept = default;
+
+ScoreResult Scorer::score(const GrayImage& ref, const GrayImage& dst) {
+  validate_pair(ref, dst);
+  ScoreResult r;
+  r.width = ref.pixels.width();
+  r.height = ref.pixels.height();
+  r.version = options_.version;
+  r.input_class = resolve_input_class(ref, dst, options_.input_class);
+  r.backend = backend_;
+  const bool uint8_luminance = r.input_class == InputClass::Uint8;
+
+  const auto start = std::chrono::steady_clock::now();
+  double d_appear = 0.0;
+  if (backend_ == Backend::Cuda) {
+    GpuStageOutputs out = gpu_->run(ref.pixels.cview(), dst.pixels.cview(), uint8_luminance,
+                                    options_.want_maps);
+    r.d_detect = out.d_detect;
+    d_appear = out.d_appear;
+    r.map_hi = std::move(out.map_hi);
+    r.map_lo = std::move(out.map_lo);
+    r.precision = options_.precision;
+    r.a5_variant = gpu_->a5_variant();
+  } else {
+    auto det = detection::detect_cpu(ref.pixels.cview(), dst.pixels.cview(), uint8_luminance,
+                                     options_.want_maps);
+    auto app = appearance::appear_cpu(ref.pixels.cview(), dst.pixels.cview(), options_.want_maps);
+    r.d_detect = det.d_detect;
+    d_appear = app.d_appear;
+    r.map_hi = std::move(det.map);
+    r.map_lo = std::move(app.map);
+    r.precision = Precision::Double;
+  }
+  const Combined c = combine(r.d_detect, d_appear, options_.version);
+  r.mad = c.mad;
+  r.hi = c.hi;
+  r.lo = c.lo;
+  r.sig = c.sig;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+ScoreResult score(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options) {
+  return Scorer(options).score(ref, dst);
+}
+
+GrayImage make_gray_image(Image<double> pixels, int bit_depth) {
+  GrayImage g;
+  g.pixels = std::move(pixels);
+  g.bit_depth = bit_depth;
+  return g;
+}
+
+}  // namespace mad

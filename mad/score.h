@@ -1,0 +1,69 @@
+// The library API: score one (reference, distorted) pair with MAD.
+//
+//   mad::Scorer scorer(options);            // holds per-shape GPU stages between pairs
+//   mad::ScoreResult r = scorer.score(ref, dst);
+//
+// or the one-shot mad::score(ref, dst, options). Both throw InputError for images that MAD
+// cannot score (different sizes, smaller than 34x34), InvalidArgument for contradictory
+// options and GpuError for CUDA failures or a CUDA backend requested without a device.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "common/image.h"
+#include "common/image_io.h"
+#include "mad/options.h"
+
+namespace mad {
+
+struct ScoreResult {
+  double mad = 0.0;
+  double hi = 0.0;        // d_detect in the chosen version's scaling
+  double lo = 0.0;        // d_appear
+  double sig = 0.0;       // alpha of the combination
+  double d_detect = 0.0;  // unscaled (April-2010) d_detect
+  int width = 0, height = 0;
+  MadVersion version = MadVersion::V2011;
+  InputClass input_class = InputClass::Uint8;  // resolved (never Auto)
+  Backend backend = Backend::Cpu;              // resolved (never Auto)
+  Precision precision = Precision::Double;     // Double on the CPU backend
+  std::string a5_variant;                      // GPU only
+  Image<double> map_hi, map_lo;  // map.HI (unscaled) and map.LO when requested
+  double seconds = 0.0;          // wall time of the computation (decode excluded)
+};
+
+// Throws InputError unless both images are equally sized and at least 34x34.
+void validate_pair(const GrayImage& ref, const GrayImage& dst);
+// Resolves InputClass::Auto: uint8 when both files are 8-bit, double otherwise. Throws
+// InvalidArgument for uint8 requested on images of more than 8 bits.
+InputClass resolve_input_class(const GrayImage& ref, const GrayImage& dst, InputClass requested);
+// Resolves Backend::Auto (CUDA when compiled and a device is present). Throws GpuError when
+// CUDA is requested but unavailable.
+Backend resolve_backend(Backend requested);
+
+class GpuScorer;  // mad/gpu_scorer.h
+
+class Scorer {
+ public:
+  explicit Scorer(ScoreOptions options);
+  ~Scorer();
+  Scorer(Scorer&&) noexcept;
+  Scorer& operator=(Scorer&&) noexcept;
+
+  const ScoreOptions& options() const { return options_; }
+  Backend backend() const { return backend_; }
+  ScoreResult score(const GrayImage& ref, const GrayImage& dst);
+
+ private:
+  ScoreOptions options_;
+  Backend backend_;
+  std::unique_ptr<GpuScorer> gpu_;
+};
+
+ScoreResult score(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options);
+
+// Wraps raw 0..255 values (e.g. synthetic test images) as an 8-bit or wider GrayImage.
+GrayImage make_gray_image(Image<double> pixels, int bit_depth = 8);
+
+}  // namespace mad

@@ -1,0 +1,51 @@
+// Helpers shared by every test folder: reference data, synthetic images, map comparison and
+// the GPU skip rule.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "common/image.h"
+
+namespace mad::test {
+
+// Absolute path of a file under tests/data.
+std::string data_path(const std::string& relative);
+// Reference map of the original (tests/data/reference/maps/<name>.f64, MADMAPv1 format).
+Image<double> load_reference_map(const std::string& name);
+
+// One row of tests/data/reference/scores.csv.
+struct ReferenceScore {
+  std::string ref, dist, distortion;
+  int width = 0, height = 0;
+  double mad = 0, hi = 0, lo = 0, sig = 0;              // uint8 input, April-2010 scaling
+  double mad_double = 0, hi_double = 0, lo_double = 0;  // double input
+};
+std::vector<ReferenceScore> load_reference_scores();
+
+// The spec §9 deterministic synthetic pairs T1..T4 (variant 1, 2 or 3), as raw values 0..255.
+struct SyntheticPair {
+  Image<double> ref, dst;
+};
+SyntheticPair make_synthetic_pair(int rows, int cols, int variant);
+
+// Seeded uniform random image with integer values in [lo, hi]; the seed is printed by callers.
+Image<double> random_image(int width, int height, std::uint32_t seed, int lo = 0, int hi = 255);
+
+// Largest |a-b| over two equally sized views (ignores NaN/Inf mismatches: they count as +inf).
+double max_abs_diff(ImageView<const double> a, ImageView<const double> b);
+// max |a-b| / max(|b|, floor) — relative error with a floor for near-zero reference values.
+double max_rel_diff(ImageView<const double> a, ImageView<const double> b, double floor);
+
+// True when a CUDA device is present and the CUDA backend was compiled.
+bool gpu_available();
+
+}  // namespace mad::test
+
+// Skips the current test (never fails) when no GPU is present.
+#define MAD_REQUIRE_GPU()                                               \
+  do {                                                                  \
+    if (!::mad::test::gpu_available()) GTEST_SKIP() << "no CUDA device"; \
+  } while (0)

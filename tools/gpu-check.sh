@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# One call on the GPU machine: configure for sm_90, build, run every test (GPU ones included),
+# compute-sanitizer on the GPU pipeline tests, the benchmarks, and print a short summary LAST.
+#
+#   tools/gpu-check.sh [--quick]      (logs and JSON under $OUT when set, else ./gpu-check-out)
+#
+# The GPU machine (Ubuntu 24.04, CUDA 13.0) has no libtiff or stb headers: the build detects
+# that and leaves TIFF/BMP/PNM out.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+out=${OUT:-$PWD/gpu-check-out}
+mkdir -p "$out"
+build=build-gpu
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+summary=()
+note() { summary+=("$1"); }
+t0=$(date +%s)
+
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader \
+  > "$out/device.txt" 2>&1 || true
+note "device: $(head -1 "$out/device.txt")"
+
+gen=()
+command -v ninja >/dev/null && gen=(-G Ninja)
+if ! cmake -S . -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+      > "$out/configure.log" 2>&1; then
+  tail -30 "$out/configure.log"; echo "SUMMARY: configure FAILED"; exit 1
+fi
+if ! cmake --build "$build" -j"$(nproc)" > "$out/build.log" 2>&1; then
+  grep -E "error|Error" "$out/build.log" | head -40; echo "SUMMARY: build FAILED"; exit 1
+fi
+note "build: ok ($(( $(date +%s) - t0 )) s)"
+
+# Every test; GPU tests run here for real.
+ctest --test-dir "$build" -j8 --output-on-failure --timeout 600 > "$out/ctest.log" 2>&1
+ctest_rc=$?
+note "ctest: $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1) (rc=$ctest_rc)"
+grep -E "^\s+[0-9]+ - .*\((Failed|Timeout|SEGFAULT|Subprocess aborted|Exception)\)" "$out/ctest.log" \
+  | head -20 | while read -r l; do echo "FAILED: $l"; done
+skipped=$(grep -c "Skipped" "$out/ctest.log" || true)
+note "ctest skipped: $skipped"
+
+# Agreement figures printed by the GPU tests (lines starting with "AGREEMENT").
+for exe in "$build"/tests/*_tests; do
+  "$exe" --gtest_filter='*Cuda*:*Gpu*:*GPU*' 2>/dev/null | grep -E "^AGREEMENT" || true
+done > "$out/agreement.txt"
+while read -r l; do note "$l"; done < <(head -40 "$out/agreement.txt")
+
+if [ $quick -eq 0 ] && command -v compute-sanitizer >/dev/null; then
+  for tool in memcheck racecheck; do
+    for exe in "$build"/tests/*_tests; do
+      compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" \
+        --gtest_filter='*Sanitizer*' > "$out/sanitizer_${tool}_$(basename "$exe").log" 2>&1
+      rc=$?
+      n=$(grep -c "\[ RUN      \]" "$out/sanitizer_${tool}_$(basename "$exe").log" || true)
+      [ "$n" -gt 0 ] && note "compute-sanitizer $tool $(basename "$exe"): rc=$rc over $n tests ($(grep -E 'ERROR SUMMARY' "$out/sanitizer_${tool}_$(basename "$exe").log" | tail -1))"
+    done
+  done
+fi
+
+if [ -x "$build/mad" ] && "$build/mad" bench --help > /dev/null 2>&1; then
+  args=(--format json)
+  [ $quick -eq 1 ] && args+=(--quick)
+  "$build/mad" bench "${args[@]}" --html "$out/bench.html" > "$out/bench.json" 2> "$out/bench.log"
+  note "bench: rc=$? (bench.json, bench.html)"
+  "$build/mad" bench --summary-from "$out/bench.json" 2>/dev/null | while read -r l; do echo "BENCH: $l"; done
+fi
+
+echo
+echo "==================== gpu-check summary ===================="
+for l in "${summary[@]}"; do echo "$l"; done
+echo "total: $(( $(date +%s) - t0 )) s"

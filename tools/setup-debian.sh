@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs what mad needs to build and test on Debian 12 / Ubuntu (the CUDA toolkit itself is
+# optional and not installed here: with it the GPU backend is built, without it the CPU path).
+set -euo pipefail
+packages=(cmake g++ make pkg-config libpng-dev libjpeg-dev libtiff-dev libstb-dev libfftw3-dev
+          libeigen3-dev libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}"
+fi
