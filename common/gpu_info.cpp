@@ -34,6 +34,16 @@ std::string gpu_device_description() {
          ", runtime " + version(runtime) + ")";
 }
 
+std::size_t gpu_memory_used_bytes() {
+  if (!gpu_device_available()) return 0;
+  std::size_t free_b = 0, total_b = 0;
+  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) {
+    cudaGetLastError();
+    return 0;
+  }
+  return total_b - free_b;
+}
+
 std::string take_pending_gpu_error() {
   if (!gpu_device_available()) return "";
   const cudaError_t err = cudaGetLastError();
@@ -44,6 +54,7 @@ bool gpu_backend_compiled() { return false; }
 bool gpu_device_available() { return false; }
 std::string gpu_device_description() { return ""; }
 std::string take_pending_gpu_error() { return ""; }
+std::size_t gpu_memory_used_bytes() { return 0; }
 #endif
 
 }  // namespace mad

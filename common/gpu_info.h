@@ -2,6 +2,7 @@
 // backend every function reports "no GPU".
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace mad {
@@ -12,6 +13,8 @@ bool gpu_backend_compiled();
 bool gpu_device_available();
 // Name, driver and runtime versions of the current device ("" without one).
 std::string gpu_device_description();
+// Device memory in use on the current device (total - free), 0 without a device.
+std::size_t gpu_memory_used_bytes();
 // Returns and clears a pending CUDA error ("" when none or without CUDA).
 std::string take_pending_gpu_error();
 

@@ -1,0 +1,71 @@
+// Decoded samples -> the one gray plane MAD works on (spec §2, §14).
+//
+// 8-bit files become exactly the uint8 array the original saw after imread (+ rgb2gray for
+// colour). 16-bit files become non-integer doubles on the 0..255 scale.
+#include <cmath>
+#include <cstdint>
+#include <utility>
+
+#include "common/image_io_detail.h"
+
+namespace mad {
+namespace {
+
+// MATLAB's rgb2gray weights (spec §2). Octave's rounded 6-digit set is deliberately not used.
+constexpr double kRed = 0.298936021293775;
+constexpr double kGreen = 0.587043074451121;
+constexpr double kBlue = 0.114020904255103;
+
+// Weighted sum in double, evaluated left to right as MATLAB does, then rounded half away from
+// zero (the sum is never negative, so floor(v + 0.5)) and saturated to `max_value`.
+// Exhaustive checking over all 2^24 8-bit triples shows no sum closer than 4.6e-6 to a .5 tie,
+// so double rounding error (~1e-13) can never flip a result.
+double weighted_round(double r, double g, double b, double max_value) {
+  const double v = kRed * r + kGreen * g + kBlue * b;
+  const double rounded = std::floor(v + 0.5);
+  return rounded > max_value ? max_value : rounded;
+}
+
+}  // namespace
+
+std::uint8_t rgb_to_gray_matlab(std::uint8_t r, std::uint8_t g, std::uint8_t b) {
+  return static_cast<std::uint8_t>(weighted_round(r, g, b, 255.0));
+}
+
+namespace io_detail {
+
+GrayImage to_gray(DecodedImage&& decoded) {
+  GrayImage out;
+  out.bit_depth = decoded.bit_depth;
+  out.source_channels = decoded.channels;
+  out.notes = std::move(decoded.notes);
+  out.pixels = Image<double>(decoded.width, decoded.height);
+
+  const int c = decoded.channels;
+  const bool colour = c >= 3;
+  if (c == 2 || c == 4) out.notes.push_back("alpha channel ignored");
+
+  // 16-bit samples are mapped to 0..255 by value * 255 / 65535 (spec §14). Colour is first
+  // reduced exactly as MATLAB's rgb2gray does on a uint16 array (weighted sum rounded to
+  // uint16), then scaled like a gray sample, so 8- and 16-bit files follow one rule.
+  const bool wide = decoded.bit_depth == 16;
+  const double max_sample = wide ? 65535.0 : 255.0;
+
+  for (int y = 0; y < decoded.height; ++y) {
+    double* row = out.pixels.row(y);
+    const std::size_t base = static_cast<std::size_t>(y) * decoded.width * c;
+    for (int x = 0; x < decoded.width; ++x) {
+      const std::size_t i = base + static_cast<std::size_t>(x) * c;
+      auto sample = [&](int k) -> double {
+        return wide ? decoded.samples16[i + k] : decoded.samples8[i + k];
+      };
+      const double gray =
+          colour ? weighted_round(sample(0), sample(1), sample(2), max_sample) : sample(0);
+      row[x] = wide ? gray * 255.0 / 65535.0 : gray;  // as written in §14, no precomputed ratio
+    }
+  }
+  return out;
+}
+
+}  // namespace io_detail
+}  // namespace mad

@@ -1,0 +1,102 @@
+// Reading a file into memory and recognising its format by magic bytes. Decoding from memory
+// means a truncated file is seen by every codec the same way: as data that ends too early.
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <system_error>
+#include <vector>
+
+#include "common/error.h"
+#include "common/image_io_detail.h"
+
+namespace mad::io_detail {
+namespace {
+
+bool starts_with(const std::vector<std::uint8_t>& bytes, const char* magic, std::size_t n) {
+  return bytes.size() >= n && std::memcmp(bytes.data(), magic, n) == 0;
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+
+}  // namespace
+
+void throw_input_error(const std::string& path, const std::string& reason) {
+  throw InputError("cannot load image '" + path + "': " + reason);
+}
+
+void check_header(const std::string& path, long long width, long long height, int channels,
+                  int bit_depth) {
+  if (width <= 0 || height <= 0)
+    throw_input_error(path, "empty image (" + std::to_string(width) + " x " +
+                                std::to_string(height) + " pixels)");
+  if (static_cast<unsigned long long>(width) * static_cast<unsigned long long>(height) > kMaxPixels)
+    throw_input_error(path, "image too large (" + std::to_string(width) + " x " +
+                                std::to_string(height) + " pixels; corrupt header?)");
+  if (channels < 1 || channels > 4)
+    throw_input_error(
+        path, "unsupported channel count " + std::to_string(channels) + " (expected 1 to 4)");
+  if (bit_depth != 8 && bit_depth != 16)
+    throw_input_error(path, "unsupported bit depth " + std::to_string(bit_depth) +
+                                " (expected 8 or 16 bits per sample)");
+}
+
+std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (status.type() == std::filesystem::file_type::not_found)
+    throw_input_error(path, "file not found");
+  if (status.type() == std::filesystem::file_type::none)  // e.g. a folder we may not enter
+    throw_input_error(path, "cannot access file: " + ec.message());
+  if (std::filesystem::is_directory(status)) throw_input_error(path, "is a directory, not a file");
+
+  std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
+  if (!file) throw_input_error(path, std::string("cannot open file: ") + std::strerror(errno));
+
+  // Read in chunks rather than trusting a size query, so pipes and growing files also work.
+  std::vector<std::uint8_t> bytes;
+  std::uint8_t chunk[1 << 16];
+  for (;;) {
+    const std::size_t n = std::fread(chunk, 1, sizeof chunk, file.get());
+    bytes.insert(bytes.end(), chunk, chunk + n);
+    if (n < sizeof chunk) break;
+  }
+  if (std::ferror(file.get()))
+    throw_input_error(path, std::string("read error: ") + std::strerror(errno));
+  if (bytes.empty()) throw_input_error(path, "file is empty");
+  return bytes;
+}
+
+FileFormat sniff_format(const std::vector<std::uint8_t>& bytes) {
+  if (starts_with(bytes, "\x89PNG\r\n\x1a\n", 8)) return FileFormat::kPng;
+  if (starts_with(bytes, "\xff\xd8\xff", 3)) return FileFormat::kJpeg;
+  // Classic TIFF ("II*\0" / "MM\0*") and BigTIFF ("II+\0" / "MM\0+").
+  if (starts_with(bytes, "II*\0", 4) || starts_with(bytes, "MM\0*", 4) ||
+      starts_with(bytes, "II+\0", 4) || starts_with(bytes, "MM\0+", 4))
+    return FileFormat::kTiff;
+  if (starts_with(bytes, "BM", 2)) return FileFormat::kBmp;
+  // Binary PGM (P5) and PPM (P6) only; the magic is followed by whitespace.
+  if (bytes.size() >= 3 && bytes[0] == 'P' && (bytes[1] == '5' || bytes[1] == '6') &&
+      std::strchr(" \t\r\n", bytes[2]) != nullptr && bytes[2] != '\0')
+    return FileFormat::kPnm;
+  return FileFormat::kUnknown;
+}
+
+std::string describe_unknown_format(const std::vector<std::uint8_t>& bytes) {
+  if (starts_with(bytes, "GIF87a", 6) || starts_with(bytes, "GIF89a", 6))
+    return "GIF images are not supported (use PNG)";
+  if (bytes.size() >= 12 && starts_with(bytes, "RIFF", 4) &&
+      std::memcmp(bytes.data() + 8, "WEBP", 4) == 0)
+    return "WebP images are not supported (use PNG)";
+  if (bytes.size() >= 2 && bytes[0] == 'P' && bytes[1] >= '1' && bytes[1] <= '4')
+    return "ASCII or 1-bit PNM (P1-P4) is not supported (use binary P5/P6)";
+  if (bytes.size() >= 2 && bytes[0] == 'P' && bytes[1] == '7')
+    return "PAM (P7) is not supported (use binary P5/P6)";
+  return "not an image file, or an unknown format (expected PNG, JPEG, TIFF, BMP or PGM/PPM)";
+}
+
+}  // namespace mad::io_detail

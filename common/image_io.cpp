@@ -1,0 +1,80 @@
+// Public entry points of common/image_io.h: read the file, pick the codec from the content,
+// then convert. The codecs themselves live in png_io.cpp, jpeg_io.cpp, tiff_io.cpp, stb_io.cpp.
+#include "common/image_io.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/image_io_detail.h"
+
+namespace mad {
+namespace {
+
+io_detail::DecodedImage decode_file(const std::string& path) {
+  using io_detail::FileFormat;
+  const std::vector<std::uint8_t> bytes = io_detail::read_file_bytes(path);
+  const FileFormat format = io_detail::sniff_format(bytes);
+  io_detail::DecodedImage decoded;
+  switch (format) {
+    case FileFormat::kPng:
+      decoded = io_detail::decode_png(path, bytes);
+      break;
+    case FileFormat::kJpeg:
+      decoded = io_detail::decode_jpeg(path, bytes);
+      break;
+    case FileFormat::kTiff:
+      decoded = io_detail::decode_tiff(path, bytes);
+      break;
+    case FileFormat::kBmp:
+    case FileFormat::kPnm:
+      decoded = io_detail::decode_stb(path, bytes, format);
+      break;
+    case FileFormat::kUnknown:
+      io_detail::throw_input_error(path, io_detail::describe_unknown_format(bytes));
+  }
+  // Every codec checks its header; this guards the invariant the converters rely on.
+  const std::size_t expected =
+      static_cast<std::size_t>(decoded.width) * decoded.height * decoded.channels;
+  const std::size_t have =
+      decoded.bit_depth == 16 ? decoded.samples16.size() : decoded.samples8.size();
+  if (have != expected) io_detail::throw_input_error(path, "decoder returned inconsistent data");
+  return decoded;
+}
+
+}  // namespace
+
+GrayImage load_gray_image(const std::string& path) { return io_detail::to_gray(decode_file(path)); }
+
+RawImage8 load_raw_image8(const std::string& path) {
+  io_detail::DecodedImage decoded = decode_file(path);
+  if (decoded.bit_depth != 8)
+    io_detail::throw_input_error(path, "has " + std::to_string(decoded.bit_depth) +
+                                           "-bit samples; 8-bit samples are required here");
+  RawImage8 raw;
+  raw.width = decoded.width;
+  raw.height = decoded.height;
+  raw.channels = decoded.channels;
+  raw.samples = std::move(decoded.samples8);
+  return raw;
+}
+
+bool tiff_supported() {
+#ifdef MAD_HAVE_TIFF
+  return true;
+#else
+  return false;
+#endif
+}
+
+std::vector<std::string> supported_formats() {
+  std::vector<std::string> formats = {"png", "jpeg"};
+  if (tiff_supported()) formats.push_back("tiff");
+#ifdef MAD_HAVE_STB
+  formats.push_back("bmp");
+  formats.push_back("pnm");
+#endif
+  return formats;
+}
+
+}  // namespace mad

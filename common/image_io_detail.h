@@ -1,0 +1,68 @@
+// Internals shared by the image codec files (image_io.cpp, image_format.cpp, gray_convert.cpp,
+// png_io.cpp, jpeg_io.cpp, tiff_io.cpp, stb_io.cpp). Not part of the public API: include
+// common/image_io.h instead.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/image_io.h"
+
+namespace mad::io_detail {
+
+// File formats recognised by their first bytes (never by extension).
+enum class FileFormat { kPng, kJpeg, kTiff, kBmp, kPnm, kUnknown };
+
+// Samples exactly as a codec delivered them, before any gray conversion. Exactly one of
+// `samples8` (bit_depth 8, values 0..255) or `samples16` (bit_depth 16, values 0..65535) is
+// filled; both are interleaved, row-major, width*height*channels long.
+struct DecodedImage {
+  int width = 0, height = 0, channels = 0;
+  int bit_depth = 8;
+  std::vector<std::uint8_t> samples8;
+  std::vector<std::uint16_t> samples16;
+  std::vector<std::string> notes;
+};
+
+// Largest image accepted (pixels). A corrupt header may claim any size; refusing absurd ones
+// turns a would-be std::bad_alloc into a clear InputError. 2^28 pixels is a 16384 x 16384
+// image, far beyond any quality-assessment dataset.
+constexpr std::size_t kMaxPixels = std::size_t{1} << 28;
+
+// Throws InputError "cannot load image '<path>': <reason>".
+[[noreturn]] void throw_input_error(const std::string& path, const std::string& reason);
+// Checks a decoded header: positive size, at most kMaxPixels, 1..4 channels, 8 or 16 bits.
+void check_header(const std::string& path, long long width, long long height, int channels,
+                  int bit_depth);
+
+// Whole file contents. Missing file, directory, unreadable and empty files throw InputError.
+std::vector<std::uint8_t> read_file_bytes(const std::string& path);
+// Format from magic bytes; kUnknown when nothing matches.
+FileFormat sniff_format(const std::vector<std::uint8_t>& bytes);
+// For an unrecognised file, a precise reason (e.g. "GIF images are not supported").
+std::string describe_unknown_format(const std::vector<std::uint8_t>& bytes);
+
+// Codecs. Each throws InputError naming `path` on corrupt, truncated or unsupported data.
+DecodedImage decode_png(const std::string& path, const std::vector<std::uint8_t>& bytes);
+DecodedImage decode_jpeg(const std::string& path, const std::vector<std::uint8_t>& bytes);
+// Throws InputError "TIFF support not built" when MAD_HAVE_TIFF is not defined.
+DecodedImage decode_tiff(const std::string& path, const std::vector<std::uint8_t>& bytes);
+// BMP and binary PGM/PPM through stb_image; throws InputError "... support not built" without
+// MAD_HAVE_STB.
+DecodedImage decode_stb(const std::string& path, const std::vector<std::uint8_t>& bytes,
+                        FileFormat format);
+
+#ifdef MAD_HAVE_TIFF
+// libtiff reports problems through process-wide handlers that print to stderr. Ours keep the
+// latest error of the calling thread instead: call tiff_clear_error() before a libtiff call
+// and tiff_last_error() after a failure (tiff_messages.cpp).
+void tiff_clear_error();
+std::string tiff_last_error();
+#endif
+
+// Gray plane of a decoded image (spec §2, §14): see common/image_io.h.
+GrayImage to_gray(DecodedImage&& decoded);
+
+}  // namespace mad::io_detail
