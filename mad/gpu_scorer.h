@@ -2,6 +2,8 @@
 // mad/gpu_scorer_cuda.cu when the backend is built; without it, constructing one throws.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -30,6 +32,21 @@ class GpuScorer {
   GpuStageOutputs run(ImageView<const double> ref, ImageView<const double> dst,
                       bool uint8_luminance, bool want_maps);
   const std::string& a5_variant() const;
+
+  // Asynchronous use for batches: submit() packs and enqueues a pair on the next free slot of
+  // its shape (slots() pairs can be in flight; each has its own stream, so one pair's upload
+  // overlaps another's compute) and returns a ticket; collect() waits for a ticket's outputs.
+  // Tickets must be collected in submission order, and at most slots() may be outstanding
+  // (submit throws otherwise). Results are bit-identical to run().
+  std::uint64_t submit(ImageView<const double> ref, ImageView<const double> dst,
+                       bool uint8_luminance, bool want_maps);
+  GpuStageOutputs collect(std::uint64_t ticket);
+  int slots() const;
+  std::size_t in_flight() const;
+  // True when the last submitted pair reused its slot's reference side.
+  bool last_reused_reference() const;
+  // Peak device memory in use by this scorer (all shapes and slots), in bytes.
+  std::size_t device_bytes() const;
 
  private:
   struct Impl;

@@ -13,6 +13,14 @@ GpuScorer::~GpuScorer() = default;
 GpuStageOutputs GpuScorer::run(ImageView<const double>, ImageView<const double>, bool, bool) {
   throw GpuError("this build has no CUDA backend");
 }
+std::uint64_t GpuScorer::submit(ImageView<const double>, ImageView<const double>, bool, bool) {
+  throw GpuError("this build has no CUDA backend");
+}
+GpuStageOutputs GpuScorer::collect(std::uint64_t) { throw GpuError("this build has no CUDA backend"); }
+int GpuScorer::slots() const { return 0; }
+std::size_t GpuScorer::in_flight() const { return 0; }
+bool GpuScorer::last_reused_reference() const { return false; }
+std::size_t GpuScorer::device_bytes() const { return 0; }
 const std::string& GpuScorer::a5_variant() const {
   static const std::string none;
   return none;

@@ -14,6 +14,7 @@
 #include "datasets/csv.h"
 #include "datasets/pair_prefetcher.h"
 #include "datasets/pairs_list.h"
+#include "mad/batch_scorer.h"
 #include "mad/gpu_variants.h"
 #include "mad/result_json.h"
 #include "mad/score.h"
@@ -105,34 +106,34 @@ int run_pairs(const ScoreArgs& a) {
   std::vector<datasets::PairPaths> paths;
   for (const auto& r : rows) paths.push_back({r.ref, r.dist});
   datasets::PairPrefetcher prefetcher(paths, 4);
-  Scorer scorer(options);
+  BatchScorer batch(options);
   ProgressBar progress(rows.size(), "pairs/s");
   std::size_t failures = 0;
-  for (const auto& row : rows) {
-    datasets::LoadedPair pair = prefetcher.next();
-    std::string error = row.error.empty() ? pair.error : row.error;
-    ScoreResult result;
-    bool ok = false;
-    if (error.empty()) {
-      try {
-        result = scorer.score(*pair.ref, *pair.dist);
-        ok = true;
-      } catch (const GpuError&) {
-        throw;  // a broken device will fail every pair: stop instead of flooding errors
-      } catch (const Error& e) {
-        error = e.what();
+  // Rows come back in list order; each is written and flushed at once, so an interrupted run
+  // keeps every finished row.
+  auto emit = [&](const std::vector<BatchScorer::Finished>& finished) {
+    for (const auto& f : finished) {
+      const auto& row = rows[f.tag];
+      if (!f.ok) {
+        ++failures;
+        progress.clear();
+        std::fprintf(stderr, "mad: line %d: %s\n", row.line, f.error.c_str());
       }
+      *out << datasets::join_csv(result_csv_row(row.ref, row.dist, f.ok ? &f.result : nullptr,
+                                                f.error))
+           << "\n" << std::flush;
+      progress.tick(!f.ok);
     }
-    if (!ok) {
-      ++failures;
-      progress.clear();
-      std::fprintf(stderr, "mad: line %d: %s\n", row.line, error.c_str());
-    }
-    // Written and flushed at once: an interrupted run keeps every finished row.
-    *out << datasets::join_csv(result_csv_row(row.ref, row.dist, ok ? &result : nullptr, error))
-         << "\n" << std::flush;
-    progress.tick(!ok);
+  };
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    datasets::LoadedPair pair = prefetcher.next();
+    const std::string& error = rows[i].error.empty() ? pair.error : rows[i].error;
+    if (!error.empty())
+      emit(batch.submit_failed(i, error));
+    else
+      emit(batch.submit(i, pair.ref, pair.dist));
   }
+  emit(batch.drain());
   progress.finish();
   std::fprintf(stderr, "mad: %zu pairs scored, %zu failed, %.2f s\n", rows.size() - failures,
                failures, progress.elapsed_seconds());

@@ -59,12 +59,12 @@ if [ $quick -eq 0 ] && command -v compute-sanitizer >/dev/null; then
   done
 fi
 
-if [ -x "$build/mad" ] && "$build/mad" bench --help > /dev/null 2>&1; then
+if [ -x "$build/bin/mad" ] && "$build/bin/mad" bench --help > /dev/null 2>&1; then
   args=(--format json)
   [ $quick -eq 1 ] && args+=(--quick)
-  "$build/mad" bench "${args[@]}" --html "$out/bench.html" > "$out/bench.json" 2> "$out/bench.log"
+  "$build/bin/mad" bench "${args[@]}" --html "$out/bench.html" > "$out/bench.json" 2> "$out/bench.log"
   note "bench: rc=$? (bench.json, bench.html)"
-  "$build/mad" bench --summary-from "$out/bench.json" 2>/dev/null | while read -r l; do echo "BENCH: $l"; done
+  "$build/bin/mad" bench --summary-from "$out/bench.json" 2>/dev/null | while read -r l; do echo "BENCH: $l"; done
 fi
 
 echo

@@ -1,0 +1,120 @@
+#include "mad/batch_scorer.h"
+
+#include <chrono>
+
+#include "common/error.h"
+#include "mad/combine.h"
+
+namespace mad {
+namespace {
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+BatchScorer::BatchScorer(ScoreOptions options)
+    : options_(std::move(options)), backend_(resolve_backend(options_.backend)) {
+  if (backend_ == Backend::Cuda) {
+    gpu_ = std::make_unique<GpuScorer>(options_.precision, options_.a5_variant);
+  } else {
+    ScoreOptions cpu = options_;
+    cpu.backend = Backend::Cpu;
+    cpu_ = std::make_unique<Scorer>(cpu);
+  }
+}
+
+BatchScorer::~BatchScorer() {
+  // Outstanding GPU pairs read pinned staging owned by the scorer: finish them first.
+  try {
+    while (gpu_ && gpu_->in_flight() > 0) complete_oldest_gpu();
+  } catch (...) {
+  }
+}
+
+std::size_t BatchScorer::device_bytes() const { return gpu_ ? gpu_->device_bytes() : 0; }
+
+std::vector<BatchScorer::Finished> BatchScorer::submit_failed(std::uint64_t tag, std::string error) {
+  Entry e;
+  e.finished.tag = tag;
+  e.finished.error = std::move(error);
+  e.done = true;
+  queue_.push_back(std::move(e));
+  return pop_ready();
+}
+
+std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
+                                                       std::shared_ptr<const GrayImage> ref,
+                                                       std::shared_ptr<const GrayImage> dst) {
+  Entry e;
+  e.finished.tag = tag;
+  try {
+    validate_pair(*ref, *dst);
+    ScoreResult& r = e.finished.result;
+    r.width = ref->pixels.width();
+    r.height = ref->pixels.height();
+    r.version = options_.version;
+    r.input_class = resolve_input_class(*ref, *dst, options_.input_class);
+    if (cpu_) {
+      r = cpu_->score(*ref, *dst);
+      e.finished.ok = true;
+      e.done = true;
+    }
+  } catch (const GpuError&) {
+    throw;
+  } catch (const Error& err) {
+    e.finished.error = err.what();
+    e.done = true;
+  }
+  if (!e.done) {
+    while (gpu_->in_flight() >= static_cast<std::size_t>(gpu_->slots())) complete_oldest_gpu();
+    e.start = now_seconds();
+    e.ticket = gpu_->submit(ref->pixels.cview(), dst->pixels.cview(),
+                            e.finished.result.input_class == InputClass::Uint8, options_.want_maps);
+    if (gpu_->last_reused_reference()) ++reuses_;
+    e.ref = std::move(ref);
+    e.dst = std::move(dst);
+  }
+  queue_.push_back(std::move(e));
+  return pop_ready();
+}
+
+void BatchScorer::complete_oldest_gpu() {
+  for (Entry& e : queue_) {
+    if (e.done) continue;
+    GpuStageOutputs out = gpu_->collect(e.ticket);
+    ScoreResult& r = e.finished.result;
+    r.d_detect = out.d_detect;
+    const Combined c = combine(out.d_detect, out.d_appear, options_.version);
+    r.mad = c.mad;
+    r.hi = c.hi;
+    r.lo = c.lo;
+    r.sig = c.sig;
+    r.backend = Backend::Cuda;
+    r.precision = options_.precision;
+    r.a5_variant = gpu_->a5_variant();
+    r.map_hi = std::move(out.map_hi);
+    r.map_lo = std::move(out.map_lo);
+    r.seconds = now_seconds() - e.start;
+    e.finished.ok = true;
+    e.done = true;
+    e.ref.reset();
+    e.dst.reset();
+    return;
+  }
+}
+
+std::vector<BatchScorer::Finished> BatchScorer::pop_ready() {
+  std::vector<Finished> out;
+  while (!queue_.empty() && queue_.front().done) {
+    out.push_back(std::move(queue_.front().finished));
+    queue_.pop_front();
+  }
+  return out;
+}
+
+std::vector<BatchScorer::Finished> BatchScorer::drain() {
+  while (gpu_ && gpu_->in_flight() > 0) complete_oldest_gpu();
+  return pop_ready();
+}
+
+}  // namespace mad

@@ -1,0 +1,63 @@
+// Scores a stream of pairs, results in submission order. On the GPU, consecutive pairs overlap
+// (one pair's upload and packing run while the previous one computes, on separate streams) and
+// the reference side is reused while consecutive pairs share a reference (spec §11). On the
+// CPU each pair is scored as it is submitted. Results are bit-identical to mad::score.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/image_io.h"
+#include "mad/gpu_scorer.h"
+#include "mad/score.h"
+
+namespace mad {
+
+class BatchScorer {
+ public:
+  struct Finished {
+    std::uint64_t tag = 0;
+    bool ok = false;
+    ScoreResult result;  // valid when ok
+    std::string error;   // set when !ok (an InputError/InvalidArgument of this pair)
+  };
+
+  explicit BatchScorer(ScoreOptions options);
+  ~BatchScorer();
+
+  Backend backend() const { return backend_; }
+  // Queues a pair under the caller's `tag` and returns the pairs finished so far, in order.
+  // Errors of this pair's inputs become a Finished with ok == false; GpuError propagates.
+  std::vector<Finished> submit(std::uint64_t tag, std::shared_ptr<const GrayImage> ref,
+                               std::shared_ptr<const GrayImage> dst);
+  // Queues an already failed pair (e.g. a decode error) so it keeps its place in the order.
+  std::vector<Finished> submit_failed(std::uint64_t tag, std::string error);
+  // Waits for every queued pair and returns them, in order.
+  std::vector<Finished> drain();
+  // Reference-side reuses so far (GPU) and device memory in use (bytes).
+  std::size_t reference_reuses() const { return reuses_; }
+  std::size_t device_bytes() const;
+
+ private:
+  struct Entry {
+    Finished finished;
+    bool done = false;
+    std::uint64_t ticket = 0;
+    std::shared_ptr<const GrayImage> ref, dst;  // kept alive while the GPU reads them
+    double start = 0;
+  };
+  void complete_oldest_gpu();
+  std::vector<Finished> pop_ready();
+
+  ScoreOptions options_;
+  Backend backend_;
+  std::unique_ptr<Scorer> cpu_;
+  std::unique_ptr<GpuScorer> gpu_;
+  std::deque<Entry> queue_;
+  std::size_t reuses_ = 0;
+};
+
+}  // namespace mad

@@ -1,0 +1,82 @@
+// One in-flight MAD pair on the GPU: the detection and appearance stages for one shape and
+// precision, their upload staging, and the read-back of the two pooled sums (and the maps).
+//
+// submit() packs the images into pinned staging, uploads them once (8-bit images travel as
+// uint8, a quarter of the bytes of double, and widen on the device), runs both stages on the
+// slot's stream and queues the read-back; collect() waits for that stream and returns the
+// indices. Nothing is allocated after construction. When the reference has the same pixels as
+// the slot's previous one, its side of both stages is reused (spec §11, "dataset trick").
+//
+// CUDA-only header.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "appearance/appearance_stage_cuda.h"
+#include "common/cuda_resources.h"
+#include "common/image.h"
+#include "detection/detection_stage_cuda.h"
+#include "mad/gpu_scorer.h"
+
+namespace mad::gpu {
+
+template <class Real>
+class PairSlot {
+ public:
+  // Builds the stages on the slot's own stream. `bank`: a complete log-Gabor bank of this
+  // shape to share (null: this slot builds its own; call synchronize() before sharing it).
+  PairSlot(int width, int height, const std::string& a5_variant,
+           std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank);
+  void synchronize() const { stream_.synchronize(); }
+
+  int width() const { return width_; }
+  int height() const { return height_; }
+  const char* a5_variant() const { return appearance_.a5_variant(); }
+  const std::shared_ptr<const appearance::LogGaborBankCuda<Real>>& bank() const {
+    return appearance_.bank();
+  }
+  bool busy() const { return busy_; }
+  // Device bytes owned by this slot (the shared log-Gabor bank excluded).
+  std::size_t device_bytes() const;
+
+  // Enqueues one pair. The slot must not be busy. Host views are read before returning.
+  void submit(ImageView<const double> ref, ImageView<const double> dst, bool uint8_luminance,
+              bool want_maps);
+  // Waits for the submitted pair and returns its indices (and maps when asked).
+  GpuStageOutputs collect();
+  // True when the last submit reused the reference side.
+  bool reused_reference() const { return reused_reference_; }
+
+ private:
+  // Packs `src` into staging; returns true when it differs from what staging held.
+  bool pack(ImageView<const double> src, std::uint8_t* u8, double* f64, bool as_u8, bool compare);
+
+  int width_, height_;
+  std::size_t pixels_;
+  cuda::Stream stream_;
+  detection::DetectionStageCuda<Real> detection_;
+  appearance::AppearanceStageCuda<Real> appearance_;
+  cuda::PinnedBuffer<std::uint8_t> host_u8_;   // ref | dst as uint8
+  cuda::PinnedBuffer<double> host_f64_;        // ref | dst as double (non-8-bit input)
+  cuda::DeviceBuffer<std::uint8_t> dev_u8_;
+  cuda::DeviceBuffer<double> dev_f64_;
+  cuda::DeviceBuffer<Real> dev_images_;        // ref | dst widened to Real
+  cuda::DeviceBuffer<double> dev_sums_;        // [sum eta_hi^2, sum eta_lo^2]
+  cuda::DeviceBuffer<Real> dev_maps_;          // map.HI | map.LO
+  cuda::PinnedBuffer<double> host_sums_;
+  cuda::PinnedBuffer<Real> host_maps_;
+  cuda::Event done_;
+  bool busy_ = false;
+  bool want_maps_ = false;
+  bool have_reference_ = false;
+  bool reference_was_u8_ = false;
+  bool reference_uint8_luminance_ = false;
+  bool reused_reference_ = false;
+};
+
+extern template class PairSlot<double>;
+extern template class PairSlot<float>;
+
+}  // namespace mad::gpu
