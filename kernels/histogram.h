@@ -1,0 +1,33 @@
+// 256-bin histogram of an 8-bit gray image (issue 4, kernel 2). The histogram of an RGB
+// image is the histogram of its MATLAB gray (kernels/gray.h), computed by the caller.
+//
+// CPU reference and CUDA host entry point side by side; the device-pointer form is in
+// kernels/histogram_cuda.h. Counts are exact integers on both backends.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "common/image.h"
+#include "kernels/kernel_variant.h"
+
+namespace mad::kernels {
+
+constexpr int kHistogramBins = 256;
+using Histogram = std::array<std::uint32_t, kHistogramBins>;
+
+// Throws InputError for an empty image and for one with 2^32 or more pixels (bins are 32-bit).
+void validate_histogram_input(ImageView<const std::uint8_t> gray);
+
+// CPU reference: bin v counts the pixels equal to v.
+Histogram histogram_cpu(ImageView<const std::uint8_t> gray);
+
+// Runs one CUDA variant on the host image (upload, poison the bins, launch, download);
+// synchronous. Throws GpuError without a device or the CUDA backend, InvalidArgument for an
+// unknown variant.
+Histogram histogram_cuda(ImageView<const std::uint8_t> gray, const CudaRunOptions& options = {});
+
+std::vector<VariantInfo> histogram_variants();
+
+}  // namespace mad::kernels

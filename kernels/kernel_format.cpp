@@ -1,0 +1,61 @@
+#include "kernels/kernel_format.h"
+
+#include <algorithm>
+#include <cctype>
+#include <sstream>
+
+#include "kernels/kernel_variant.h"
+
+namespace mad::kernels {
+
+HistogramFormat histogram_format_for_path(const std::string& path) {
+  const std::size_t dot = path.find_last_of('.');
+  const std::size_t slash = path.find_last_of('/');
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return HistogramFormat::Text;
+  std::string ext = path.substr(dot + 1);
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (ext == "csv") return HistogramFormat::Csv;
+  if (ext == "json") return HistogramFormat::Json;
+  return HistogramFormat::Text;
+}
+
+std::string format_histogram(const Histogram& histogram, HistogramFormat format) {
+  std::ostringstream out;
+  switch (format) {
+    case HistogramFormat::Text:
+      for (int v = 0; v < kHistogramBins; ++v) out << v << ' ' << histogram[v] << '\n';
+      break;
+    case HistogramFormat::Csv:
+      out << "value,count\n";
+      for (int v = 0; v < kHistogramBins; ++v) out << v << ',' << histogram[v] << '\n';
+      break;
+    case HistogramFormat::Json:
+      out << "{\"bins\": " << kHistogramBins << ", \"counts\": [";
+      for (int v = 0; v < kHistogramBins; ++v) out << (v ? ", " : "") << histogram[v];
+      out << "]}\n";
+      break;
+  }
+  return out.str();
+}
+
+std::string format_variant_listing() {
+  std::ostringstream out;
+  bool any = false;
+  for (KernelKind kind : all_kernel_kinds()) {
+    if (kind == KernelKind::Darken) continue;  // shares gray's table; listed with it
+    const std::vector<VariantInfo> variants = list_variants(kind);
+    out << (kind == KernelKind::Gray ? "gray, darken" : kernel_kind_name(kind)) << ":\n";
+    out << "  cpu (reference, --backend cpu)\n";
+    std::size_t width = 0;
+    for (const VariantInfo& v : variants) width = std::max(width, v.name.size());
+    for (const VariantInfo& v : variants) {
+      out << "  " << v.name << std::string(width - v.name.size() + 2, ' ') << v.note
+          << (v.is_default ? "  [default]" : "") << '\n';
+      any = true;
+    }
+  }
+  if (!any) out << "(this build has no CUDA backend: only the cpu reference is available)\n";
+  return out.str();
+}
+
+}  // namespace mad::kernels

@@ -1,0 +1,71 @@
+// The library side of `mad kernel` (STYLE rule 6: the CLI only parses, loads and prints):
+// turning parsed arguments into a validated request and running it on a decoded image with
+// either backend.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/image_io.h"
+#include "kernels/histogram.h"
+#include "kernels/kernel_variant.h"
+#include "kernels/nick.h"
+
+namespace mad::kernels {
+
+enum class Backend { Auto, Cpu, Cuda };
+const char* backend_name(Backend backend);
+// "auto", "cpu" or "cuda"; anything else throws InvalidArgument.
+Backend parse_backend(const std::string& name);
+// Auto becomes Cuda when the CUDA backend is compiled and a device is usable, else Cpu.
+Backend resolve_backend(Backend backend);
+
+// What the command line said, before any validation.
+struct KernelArgs {
+  std::string kernel;   // gray | darken | histogram | smooth | nick
+  std::string input;
+  std::string output;   // required for image kernels; optional for histogram (stdout)
+  std::string variant;  // CUDA variant name; empty = the table's default
+  std::string backend = "auto";
+  std::optional<int> window;  // nick only
+  std::optional<double> k;    // nick only
+};
+
+struct KernelRequest {
+  KernelKind kind = KernelKind::Gray;
+  std::string input, output, variant;
+  Backend backend = Backend::Auto;  // as asked; run_kernel resolves Auto
+  NickParams nick;
+};
+
+// True for the kernels whose result is an image (all but the histogram).
+bool produces_image(KernelKind kind);
+
+// Validates `args`; throws InvalidArgument with a message naming the bad argument (unknown
+// kernel or backend, missing input or output, --window/--k given to a kernel other than
+// nick or out of range, --variant with the cpu backend or not registered).
+KernelRequest make_kernel_request(const KernelArgs& args);
+
+struct KernelOutcome {
+  KernelKind kind = KernelKind::Gray;
+  Backend backend = Backend::Cpu;  // the one that ran
+  std::string variant;             // the CUDA variant that ran, "cpu" for the reference
+  int width = 0, height = 0, input_channels = 0;
+  RawImage8 image;                 // image kernels: 1 channel, or 3 for smoothing of colour
+  std::optional<Histogram> histogram;
+  double seconds = 0;              // wall-clock time of the computation (CUDA: with transfers)
+  std::vector<std::string> notes;  // e.g. "alpha channel ignored"
+};
+
+// Checks that `image` is a consistent, non-empty 8-bit image with 1..4 channels (InputError).
+void validate_raw_image(const RawImage8& image);
+// Drops the alpha channel of a 2- or 4-channel image; other images are returned unchanged.
+RawImage8 drop_alpha(const RawImage8& image);
+
+// Runs the request on a decoded image. Input rules: gray/darken need RGB or RGBA (a gray
+// image is an InputError); histogram and nick take gray, or the MATLAB gray of RGB(A);
+// smoothing works per channel; alpha is dropped with a note. Nick's window must fit.
+KernelOutcome run_kernel(const KernelRequest& request, const RawImage8& image);
+
+}  // namespace mad::kernels

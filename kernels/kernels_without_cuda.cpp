@@ -1,0 +1,52 @@
+// The CUDA entry points of kernels/ in a build without the CUDA backend: no variants are
+// registered, and asking to run one is a GpuError with a clear message (the CLI maps it to
+// exit code 4). With the backend these are defined in the *_cuda.cu files instead.
+#ifndef MAD_HAVE_CUDA
+
+#include <string>
+
+#include "common/error.h"
+#include "kernels/gray.h"
+#include "kernels/histogram.h"
+#include "kernels/kernel_bench.h"
+#include "kernels/nick.h"
+#include "kernels/smooth.h"
+
+namespace mad::kernels {
+namespace {
+[[noreturn]] void no_cuda(const char* kernel) {
+  throw GpuError(std::string(kernel) + ": this build has no CUDA backend (use --backend cpu)");
+}
+}  // namespace
+
+std::vector<VariantInfo> gray_variants() { return {}; }
+std::vector<VariantInfo> histogram_variants() { return {}; }
+std::vector<VariantInfo> smooth_variants() { return {}; }
+std::vector<VariantInfo> nick_variants() { return {}; }
+
+void gray_cuda(const RgbView8&, GrayWeighting, ImageView<std::uint8_t>, const CudaRunOptions&) { no_cuda("gray"); }
+Image<std::uint8_t> gray_cuda(const RgbView8&, GrayWeighting, const CudaRunOptions&) { no_cuda("gray"); }
+Histogram histogram_cuda(ImageView<const std::uint8_t>, const CudaRunOptions&) { no_cuda("histogram"); }
+void smooth_cuda(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>, const CudaRunOptions&) { no_cuda("smooth"); }
+Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t>, int, const CudaRunOptions&) { no_cuda("smooth"); }
+void nick_cuda(ImageView<const std::uint8_t>, const NickParams&, ImageView<std::uint8_t>, const CudaRunOptions&) {
+  no_cuda("nick");
+}
+Image<std::uint8_t> nick_cuda(ImageView<const std::uint8_t>, const NickParams&, const CudaRunOptions&) {
+  no_cuda("nick");
+}
+
+KernelTiming bench_gray(const RgbView8&, GrayWeighting, const std::string&, const BenchOptions&) { no_cuda("bench gray"); }
+KernelTiming bench_histogram(ImageView<const std::uint8_t>, const std::string&, const BenchOptions&) {
+  no_cuda("bench histogram");
+}
+KernelTiming bench_smooth(ImageView<const std::uint8_t>, int, const std::string&, const BenchOptions&) {
+  no_cuda("bench smooth");
+}
+KernelTiming bench_nick(ImageView<const std::uint8_t>, const NickParams&, const std::string&, const BenchOptions&) {
+  no_cuda("bench nick");
+}
+
+}  // namespace mad::kernels
+
+#endif  // MAD_HAVE_CUDA

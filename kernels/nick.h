@@ -1,0 +1,63 @@
+// Nick binarization (issue 4, kernel 4; seed 002). For each pixel p, over the w x w window
+// clipped at the image border, with NP the number of window pixels, S their sum, S2 the sum
+// of their squares and m = S / NP:
+//     T = m + k * sqrt((S2 - m^2) / NP)         (the seed's formula as written)
+// and the mask is 255 where p > T, else 0.
+//
+// Window placement follows MATLAB's convention for even sizes (nlfilter's centre
+// floor((w + 1) / 2)): rows y - floor((w - 1) / 2) .. y + floor(w / 2), same for columns.
+//
+// Exactness (CPU and every GPU variant give the same mask, ties included): S and S2 are exact
+// integers (uint32 in the windowed kernels, uint64 integral images in the O(1) kernel), so
+// the inputs of the decision are identical. The decision itself is a fixed sequence of
+// IEEE-754 double operations, one rounding each, in the same order on both sides: on the
+// GPU through the __dadd_rn / __dmul_rn / __ddiv_rn / __dsqrt_rn intrinsics, which nvcc
+// never fuses into an FMA (kernels/nick_threshold.cuh); on the CPU as one operation per
+// statement, with the two products stored through volatile temporaries so that no compiler
+// (whatever its -ffp-contract default or target) fuses them into an FMA (nick_cpu.cpp).
+// Do not build the CPU path with -ffast-math.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/image.h"
+#include "kernels/kernel_variant.h"
+
+namespace mad::kernels {
+
+constexpr int kNickMinWindow = 2;
+constexpr int kNickMaxWindow = 101;
+constexpr double kNickMinK = -0.2;
+constexpr double kNickMaxK = -0.01;
+
+struct NickParams {
+  int window = 15;  // w, in [2, 101] and at most the image's width and height
+  double k = -0.1;  // in [-0.2, -0.01]
+};
+
+// Rows (columns) of the window before and after the pixel.
+constexpr int nick_before(int window) { return (window - 1) / 2; }
+constexpr int nick_after(int window) { return window / 2; }
+
+// Throws InvalidArgument for a window outside [2, 101] or k outside [-0.2, -0.01] (or NaN).
+void validate_nick_params(const NickParams& params);
+// validate_nick_params, then InputError for an empty image or a window larger than it.
+void validate_nick_input(ImageView<const std::uint8_t> gray, const NickParams& params);
+
+// The decision for one pixel from its window's exact sums: 255 when p > T, else 0.
+std::uint8_t nick_decide(std::uint32_t p, std::uint64_t sum, std::uint64_t sum_sq, std::uint32_t count, double k);
+
+// CPU reference (window sums from uint64 integral images).
+void nick_cpu(ImageView<const std::uint8_t> gray, const NickParams& params, ImageView<std::uint8_t> mask);
+Image<std::uint8_t> nick_cpu(ImageView<const std::uint8_t> gray, const NickParams& params);
+
+// Runs one CUDA variant on the host image, including upload and download; synchronous.
+void nick_cuda(ImageView<const std::uint8_t> gray, const NickParams& params, ImageView<std::uint8_t> mask,
+               const CudaRunOptions& options = {});
+Image<std::uint8_t> nick_cuda(ImageView<const std::uint8_t> gray, const NickParams& params,
+                              const CudaRunOptions& options = {});
+
+std::vector<VariantInfo> nick_variants();
+
+}  // namespace mad::kernels

@@ -1,0 +1,73 @@
+// The seeds' 5x5 triangular smoothing (issue 4, kernel 3) on each channel of an interleaved
+// 8-bit image with 1 to 4 channels.
+//
+// Filter (sum 35):   1 1 1 1 1
+//                    1 2 2 2 1
+//                    1 2 3 2 1
+//                    1 2 2 2 1
+//                    1 1 1 1 1
+// At the borders the taps that fall outside the image are dropped and the result is
+// normalized by the sum W of the weights that remain. Rounding: with S the weighted sum of
+// the remaining samples, out = floor(S / W + 1/2) (half up; everything is non-negative),
+// computed exactly in integers as (2S + W) / (2W). Both backends use exactly this.
+//
+// Images are ImageViews of SAMPLES: width = pixel width * channels, pitch in bytes.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "common/image.h"
+#include "kernels/kernel_variant.h"
+
+namespace mad::kernels {
+
+constexpr int kSmoothRadius = 2;
+constexpr int kSmoothTaps = 2 * kSmoothRadius + 1;
+constexpr int kSmoothWeightSum = 35;
+
+// Weight at offset (dy, dx), |dy|, |dx| <= 2: 3 on the centre, 2 on the first ring, 1 on the
+// second.
+constexpr int smooth_weight(int dy, int dx) {
+  const int ay = dy < 0 ? -dy : dy, ax = dx < 0 ? -dx : dx;
+  return 3 - (ay > ax ? ay : ax);
+}
+
+// Sum of the weights that fall inside a width x height image around (y, x), in closed form
+// (used by the GPU variants that read zero padding instead of checking edges). The filter is
+// the sum of three box filters, the 1x1, 3x3 and 5x5 ones (w = sum over r = 0..2 of
+// [|dy| <= r][|dx| <= r]), so W = sum over r of rows_inside(r) * cols_inside(r). A test
+// checks this against the direct sum at every position of small images.
+constexpr int smooth_inside_count(int pos, int r, int size) {
+  return (pos < r ? pos : r) + (size - 1 - pos < r ? size - 1 - pos : r) + 1;
+}
+constexpr int smooth_weight_sum_at(int y, int x, int height, int width) {
+  int sum = 0;
+  for (int r = 0; r <= kSmoothRadius; ++r)
+    sum += smooth_inside_count(y, r, height) * smooth_inside_count(x, r, width);
+  return sum;
+}
+
+// Rounded normalized value, floor(S / W + 1/2), in exact integer arithmetic.
+constexpr std::uint8_t smooth_round(int weighted_sum, int weight_sum) {
+  return static_cast<std::uint8_t>((2 * weighted_sum + weight_sum) / (2 * weight_sum));
+}
+
+// Throws InputError for an empty image or a channel count outside 1..4, InvalidArgument when
+// the sample width is not a multiple of `channels`.
+void validate_smooth_input(ImageView<const std::uint8_t> samples, int channels);
+
+// CPU reference. `dst` has the shape of `src` (samples).
+void smooth_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst);
+Image<std::uint8_t> smooth_cpu(ImageView<const std::uint8_t> src, int channels);
+
+// Runs one CUDA variant on the host image, including upload and download; synchronous.
+void smooth_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
+                 const CudaRunOptions& options = {});
+Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t> src, int channels,
+                                const CudaRunOptions& options = {});
+
+std::vector<VariantInfo> smooth_variants();
+
+}  // namespace mad::kernels

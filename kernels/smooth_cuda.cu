@@ -1,0 +1,224 @@
+// CUDA variants of the 5x5 triangular smoothing (issue 4, kernel 3) and their table.
+//
+//   global            one output pixel per thread (32x8 blocks), taps read from global memory,
+//                     loops clipped at the borders, filter in constant memory;
+//   global_gmem       the same with the filter in global memory;
+//   tile              a 32x8 block stages its (32+4)x(8+4) input tile with the 2-pixel halo in
+//                     shared memory (zeros outside the image), 25 taps from shared memory;
+//   tile_gmem         the same with the filter in global memory;
+//   padded            (seed 003) a first kernel writes a zero-padded copy into scratch; the
+//                     second reads all 25 taps with no edge checks. The pad pass is timed too.
+// Zero padding adds nothing to S; W comes from the closed form in smooth.h. All arithmetic is
+// integer, so every variant equals the CPU reference exactly.
+#include <algorithm>
+
+#include "common/cuda_check.h"
+#include "kernels/device_image_cuda.h"
+#include "kernels/smooth_cuda.h"
+
+namespace mad::kernels {
+namespace {
+
+constexpr int kBx = 32, kBy = 8;
+constexpr int kR = kSmoothRadius;
+constexpr int kTileW = kBx + 2 * kR, kTileH = kBy + 2 * kR;
+constexpr int kMaxChannels = 4;
+constexpr int kMaxGridY = 65535;
+
+struct Filter {
+  int w[kSmoothTaps * kSmoothTaps];
+};
+constexpr Filter make_filter() {
+  Filter f{};
+  for (int dy = -kR; dy <= kR; ++dy)
+    for (int dx = -kR; dx <= kR; ++dx) f.w[(dy + kR) * kSmoothTaps + dx + kR] = smooth_weight(dy, dx);
+  return f;
+}
+// The same 25 weights in the two memory spaces the variants compare. Not const, so the
+// compiler cannot fold them into immediates: reads really go to constant / global memory.
+__constant__ Filter c_filter = make_filter();
+__device__ Filter g_filter = make_filter();
+
+template <bool kConstFilter>
+__device__ __forceinline__ int weight(int i) {
+  if constexpr (kConstFilter) return c_filter.w[i];
+  else return g_filter.w[i];
+}
+
+// Weighted sum of the 5x5 samples base[dy * row_pitch + dx * channels], dy, dx in 0..4 (no
+// edge checks: the caller provides zeros outside the image).
+template <bool kConstFilter>
+__device__ __forceinline__ int weighted_taps(const std::uint8_t* base, std::ptrdiff_t row_pitch, int channels) {
+  int sum = 0;
+#pragma unroll
+  for (int dy = 0; dy < kSmoothTaps; ++dy)
+#pragma unroll
+    for (int dx = 0; dx < kSmoothTaps; ++dx)
+      sum += weight<kConstFilter>(dy * kSmoothTaps + dx) * base[dy * row_pitch + dx * channels];
+  return sum;
+}
+
+template <bool kConstFilter>
+__global__ void smooth_global_kernel(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst) {
+  const int width = src.width / channels, height = src.height;
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= width) return;
+  const int dx0 = max(-kR, -x), dx1 = min(kR, width - 1 - x);
+  for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < height; y += gridDim.y * blockDim.y) {
+    const int dy0 = max(-kR, -y), dy1 = min(kR, height - 1 - y);
+    for (int c = 0; c < channels; ++c) {
+      int sum = 0, weights = 0;
+      for (int dy = dy0; dy <= dy1; ++dy) {
+        const std::uint8_t* row = src.data + static_cast<std::ptrdiff_t>(y + dy) * src.pitch + c;
+        for (int dx = dx0; dx <= dx1; ++dx) {
+          const int w = weight<kConstFilter>((dy + kR) * kSmoothTaps + dx + kR);
+          sum += w * row[(x + dx) * channels];
+          weights += w;
+        }
+      }
+      dst.data[static_cast<std::ptrdiff_t>(y) * dst.pitch + x * channels + c] = smooth_round(sum, weights);
+    }
+  }
+}
+
+template <bool kConstFilter>
+__global__ void smooth_tile_kernel(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst) {
+  __shared__ std::uint8_t tile[kTileH][kTileW * kMaxChannels];
+  const int width = src.width / channels, height = src.height;
+  const int tile_samples = kTileW * channels;
+  const int tid = threadIdx.y * kBx + threadIdx.x;
+  const int x0 = blockIdx.x * kBx;
+  const int x = x0 + threadIdx.x;
+  // The y loop is per block (uniform), so the barriers inside it are safe.
+  for (int y0 = blockIdx.y * kBy; y0 < height; y0 += gridDim.y * kBy) {
+    for (int i = tid; i < kTileH * tile_samples; i += kBx * kBy) {
+      const int ty = i / tile_samples, ts = i - ty * tile_samples;
+      const int gy = y0 + ty - kR, gx = x0 + ts / channels - kR;
+      const bool inside = gy >= 0 && gy < height && gx >= 0 && gx < width;
+      tile[ty][ts] = inside ? src.data[static_cast<std::ptrdiff_t>(gy) * src.pitch + gx * channels + ts % channels] : 0;
+    }
+    __syncthreads();
+    const int y = y0 + threadIdx.y;
+    if (x < width && y < height) {
+      const int weights = smooth_weight_sum_at(y, x, height, width);
+      for (int c = 0; c < channels; ++c) {
+        const int sum = weighted_taps<kConstFilter>(&tile[threadIdx.y][threadIdx.x * channels + c],
+                                                    kTileW * kMaxChannels, channels);
+        dst.data[static_cast<std::ptrdiff_t>(y) * dst.pitch + x * channels + c] = smooth_round(sum, weights);
+      }
+    }
+    __syncthreads();
+  }
+}
+
+// Writes the zero-padded copy: (width + 4) x (height + 4) pixels, `padded_pitch` bytes a row.
+__global__ void smooth_pad_kernel(ImageView<const std::uint8_t> src, int channels, std::uint8_t* padded,
+                                  int padded_pitch) {
+  const int width = src.width / channels, height = src.height;
+  const int s = blockIdx.x * blockDim.x + threadIdx.x;  // sample within the padded row
+  if (s >= (width + 2 * kR) * channels) return;
+  const int gx = s / channels - kR, c = s % channels;
+  for (int py = blockIdx.y * blockDim.y + threadIdx.y; py < height + 2 * kR; py += gridDim.y * blockDim.y) {
+    const int gy = py - kR;
+    const bool inside = gy >= 0 && gy < height && gx >= 0 && gx < width;
+    padded[static_cast<std::ptrdiff_t>(py) * padded_pitch + s] =
+        inside ? src.data[static_cast<std::ptrdiff_t>(gy) * src.pitch + gx * channels + c] : 0;
+  }
+}
+
+__global__ void smooth_padded_kernel(const std::uint8_t* padded, int padded_pitch, int channels,
+                                     ImageView<std::uint8_t> dst) {
+  const int width = dst.width / channels, height = dst.height;
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= width) return;
+  for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < height; y += gridDim.y * blockDim.y) {
+    const int weights = smooth_weight_sum_at(y, x, height, width);
+    // Pixel (y + dy, x + dx) of the image is pixel (y + dy + 2, x + dx + 2) of the copy.
+    const std::uint8_t* base = padded + static_cast<std::ptrdiff_t>(y) * padded_pitch + x * channels;
+    for (int c = 0; c < channels; ++c)
+      dst.data[static_cast<std::ptrdiff_t>(y) * dst.pitch + x * channels + c] =
+          smooth_round(weighted_taps<true>(base + c, padded_pitch, channels), weights);
+  }
+}
+
+// Host side ----------------------------------------------------------------------------------
+
+void check_shapes(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst) {
+  validate_smooth_input(src, channels);
+  if (dst.data == nullptr || dst.width != src.width || dst.height != src.height)
+    throw InvalidArgument("smooth: device output must have the input's shape");
+}
+
+dim3 pixel_grid(int width, int height) {
+  return dim3((width + kBx - 1) / kBx, std::min((height + kBy - 1) / kBy, kMaxGridY));
+}
+
+// The global and tile variants share a launch shape: one thread per output pixel.
+template <bool kTile, bool kConstFilter>
+void launch_per_pixel(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
+                      DeviceScratch, cudaStream_t s) {
+  check_shapes(src, channels, dst);
+  const dim3 grid = pixel_grid(src.width / channels, src.height);
+  if constexpr (kTile) smooth_tile_kernel<kConstFilter><<<grid, dim3(kBx, kBy), 0, s>>>(src, channels, dst);
+  else smooth_global_kernel<kConstFilter><<<grid, dim3(kBx, kBy), 0, s>>>(src, channels, dst);
+  MAD_CUDA_CHECK_LAUNCH();
+}
+
+int padded_pitch(int width, int channels) { return (width + 2 * kR) * channels; }
+
+void launch_padded(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
+                   DeviceScratch scratch, cudaStream_t s) {
+  check_shapes(src, channels, dst);
+  const int width = src.width / channels, height = src.height;
+  const int pitch = padded_pitch(width, channels);
+  ScratchCarver carver(scratch, "smooth (padded)");
+  auto* padded = carver.take<std::uint8_t>(static_cast<std::size_t>(pitch) * (height + 2 * kR));
+  const dim3 pad_grid((pitch + kBx - 1) / kBx, std::min((height + 2 * kR + kBy - 1) / kBy, kMaxGridY));
+  smooth_pad_kernel<<<pad_grid, dim3(kBx, kBy), 0, s>>>(src, channels, padded, pitch);
+  MAD_CUDA_CHECK_LAUNCH();
+  smooth_padded_kernel<<<pixel_grid(width, height), dim3(kBx, kBy), 0, s>>>(padded, pitch, channels, dst);
+  MAD_CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace
+
+std::size_t smooth_scratch_bytes(int width, int height, int channels) {
+  return ScratchCarver::padded(static_cast<std::size_t>(padded_pitch(width, channels)) * (height + 2 * kR));
+}
+
+const VariantTable<SmoothLaunch>& smooth_variant_table() {
+  static const VariantTable<SmoothLaunch> table(
+      "smooth",
+      {
+          {"global", launch_per_pixel<false, true>, "global memory only, clipped loops, filter in constant memory"},
+          {"global_gmem", launch_per_pixel<false, false>, "global memory only, filter in global memory"},
+          {"tile", launch_per_pixel<true, true>, "shared-memory tile with a 2-pixel halo, filter in constant memory"},
+          {"tile_gmem", launch_per_pixel<true, false>, "shared-memory tile with halo, filter in global memory"},
+          {"padded", launch_padded, "zero-padded copy, then 25 taps without edge checks (seed 003)"},
+      },
+      "tile");
+  return table;
+}
+
+std::vector<VariantInfo> smooth_variants() { return smooth_variant_table().infos(); }
+
+void smooth_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
+                 const CudaRunOptions& options) {
+  validate_smooth_input(src, channels);
+  if (dst.width != src.width || dst.height != src.height)
+    throw InvalidArgument("smooth: output size differs from the input size");
+  const auto& row = smooth_variant_table().find(options.variant);
+  require_device("smooth");
+  run_image_kernel(src, dst, options.poison, smooth_scratch_bytes(src.width / channels, src.height, channels),
+                   [&](ImageView<const std::uint8_t> in, ImageView<std::uint8_t> out, DeviceScratch scratch,
+                       cudaStream_t stream) { row.launch(in, channels, out, scratch, stream); });
+}
+
+Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t> src, int channels, const CudaRunOptions& options) {
+  validate_smooth_input(src, channels);
+  Image<std::uint8_t> out(src.width, src.height);
+  smooth_cuda(src, channels, out.view(), options);
+  return out;
+}
+
+}  // namespace mad::kernels

@@ -1,0 +1,54 @@
+// Every smoothing CUDA variant against the CPU reference, exactly: 1, 3 and 4 channels, the
+// issue's sizes (and the 2..5-pixel sizes where every pixel is a border pixel), tight and
+// odd-padded pitches, two output poisons. Skips without a device.
+#include <gtest/gtest.h>
+
+#include "kernels/smooth.h"
+#include "tests/kernels/kernel_test_util.h"
+#include "tests/support/test_support.h"
+
+namespace mad::kernels {
+namespace {
+
+constexpr std::uint8_t kPoisons[] = {0x5A, 0xA5};
+
+TEST(SmoothCuda, EveryVariantMatchesCpuExactly) {
+  MAD_REQUIRE_GPU();
+  std::vector<test::Size> sizes = test::issue_sizes();
+  sizes.insert(sizes.end(), {{2, 2}, {5, 3}, {3, 5}, {4, 1}, {1, 4}, {33, 9}});
+  std::uint32_t seed = test::announce_seed("SmoothCuda.EveryVariantMatchesCpuExactly", 4801);
+  long long runs = 0;
+  for (const test::Size s : sizes)
+    for (int channels : {1, 3, 4})
+      for (std::ptrdiff_t pitch : test::pitches_for(s.width * channels)) {
+        const Image<std::uint8_t> img = test::random_bytes(s.width * channels, s.height, seed++, pitch);
+        const Image<std::uint8_t> expected = smooth_cpu(img.cview(), channels);
+        for (const VariantInfo& v : smooth_variants())
+          for (std::uint8_t poison : kPoisons) {
+            Image<std::uint8_t> actual(s.width * channels, s.height, 0x33, pitch);
+            smooth_cuda(img.cview(), channels, actual.view(), {v.name, poison});
+            ASSERT_TRUE(test::images_equal(expected.cview(), actual.cview()))
+                << v.name << ' ' << test::size_name(s) << " channels " << channels << " pitch " << pitch
+                << " poison " << int(poison);
+            ++runs;
+          }
+      }
+  std::cout << "AGREEMENT kernels smooth: " << runs
+            << " variant runs (all variants x 11 sizes x 1/3/4 channels x 2 pitches x 2 poisons) bit-identical\n";
+}
+
+TEST(SmoothCuda, ExtremeValuesMatchCpu) {
+  MAD_REQUIRE_GPU();
+  // All-255 (largest sums) and a 0/255 checkerboard (largest local contrast).
+  Image<std::uint8_t> white(67, 45, 255), board(67, 45);
+  for (int y = 0; y < board.height(); ++y)
+    for (int x = 0; x < board.width(); ++x) board(y, x) = (x + y) % 2 ? 255 : 0;
+  for (const Image<std::uint8_t>* img : {&white, &board}) {
+    const Image<std::uint8_t> expected = smooth_cpu(img->cview(), 1);
+    for (const VariantInfo& v : smooth_variants())
+      EXPECT_TRUE(test::images_equal(expected.cview(), smooth_cuda(img->cview(), 1, {v.name, 0x5A}).cview())) << v.name;
+  }
+}
+
+}  // namespace
+}  // namespace mad::kernels

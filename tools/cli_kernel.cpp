@@ -1,0 +1,97 @@
+// `mad kernel gray|darken|histogram|smooth|nick IN [OUT] [--variant V] [--window W] [--k K]
+//  [--backend auto|cpu|cuda] [--json]` and `mad kernel --list-variants` (issue 4). Thin:
+// validation, input rules and formats live in kernels/kernel_request.h and kernel_format.h.
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+
+#include "common/error.h"
+#include "common/image_io.h"
+#include "kernels/kernel_format.h"
+#include "kernels/kernel_request.h"
+#include "tools/cli_commands.h"
+
+namespace mad::cli {
+namespace {
+
+struct KernelCliState {
+  kernels::KernelArgs args;
+  int window = 0;
+  double k = 0;
+  bool json = false;
+  bool list_variants = false;
+};
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+  if (!out) throw InputError("cannot write '" + path + "'");
+}
+
+int run_kernel_command(const KernelCliState& state) {
+  if (state.list_variants) {
+    std::cout << kernels::format_variant_listing();
+    return kExitOk;
+  }
+  const kernels::KernelRequest request = kernels::make_kernel_request(state.args);
+  const RawImage8 input = load_raw_image8(request.input);
+  const kernels::KernelOutcome out = kernels::run_kernel(request, input);
+  for (const std::string& note : out.notes)
+    std::fprintf(stderr, "mad: note: %s: %s\n", request.input.c_str(), note.c_str());
+
+  if (out.histogram && !request.output.empty())
+    write_text(request.output, kernels::format_histogram(
+                                   *out.histogram, kernels::histogram_format_for_path(request.output)));
+  else if (out.histogram && !state.json)
+    std::cout << kernels::format_histogram(*out.histogram, kernels::HistogramFormat::Text);
+  if (!out.histogram) save_png8(request.output, out.image);
+
+  if (state.json) {
+    nlohmann::json j;
+    j["kernel"] = kernels::kernel_kind_name(out.kind);
+    j["input"] = request.input;
+    j["output"] = request.output.empty() ? nlohmann::json() : nlohmann::json(request.output);
+    j["width"] = out.width;
+    j["height"] = out.height;
+    j["input_channels"] = out.input_channels;
+    j["backend"] = kernels::backend_name(out.backend);
+    j["variant"] = out.variant;
+    j["seconds"] = out.seconds;
+    j["notes"] = out.notes;
+    if (out.kind == kernels::KernelKind::Nick) j["nick"] = {{"window", request.nick.window}, {"k", request.nick.k}};
+    if (out.histogram) j["histogram"] = *out.histogram;
+    std::cout << j.dump() << '\n';
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Subcommand add_kernel_command(CLI::App& root) {
+  auto state = std::make_shared<KernelCliState>();
+  CLI::App* cmd = root.add_subcommand("kernel", "Run one preprocessing kernel on an image (CPU reference or a CUDA variant)");
+  cmd->add_option("KERNEL", state->args.kernel, "gray | darken | histogram | smooth | nick");
+  cmd->add_option("IN", state->args.input, "Input image (PNG, JPEG, TIFF, BMP, PGM/PPM; 8-bit)");
+  cmd->add_option("OUT", state->args.output,
+                  "Output PNG (required for image kernels); histogram: .csv, .json or text file "
+                  "(default: text on standard output)");
+  cmd->add_option("--variant", state->args.variant, "CUDA variant (see --list-variants; default: the kernel's default)");
+  CLI::Option* window = cmd->add_option("--window", state->window, "nick: window size w in [2, 101] (default 15)");
+  CLI::Option* k = cmd->add_option("--k", state->k, "nick: k in [-0.2, -0.01] (default -0.1)");
+  cmd->add_option("--backend", state->args.backend, "auto | cpu | cuda")->capture_default_str();
+  cmd->add_flag("--json", state->json, "Print one JSON object describing the run");
+  cmd->add_flag("--list-variants", state->list_variants, "List every kernel's variants and exit");
+  auto run = [state, window, k]() {
+    if (window->count() > 0) state->args.window = state->window;
+    if (k->count() > 0) state->args.k = state->k;
+    return run_kernel_command(*state);
+  };
+  return {cmd, run};
+}
+
+}  // namespace mad::cli
