@@ -124,7 +124,7 @@ __device__ inline Real window_std(const Pixels& px, int y0, int x0, int side, Re
 // block's corner and, where the edge rule allows, at +4 down, +4 right and +4 diagonally.
 template <class Real, class Pixels>
 __device__ inline Real min_window8_std(const Pixels& px, int y0, int x0, int ly0, int lx0,
-                                      int width, int height) {
+                                       int width, int height) {
   // (y0, x0): the block's image position (for the edge rule); (ly0, lx0): where `px` holds it.
   auto s8 = [&](int y, int x) {
     return window_std<Real>(px, y, x, kMinStdWindow, window_mean<Real>(px, y, x, kMinStdWindow));

@@ -10,9 +10,9 @@ namespace mad::detection::gpu {
 namespace {
 
 constexpr int kLmseAfter = kLmseWindow - 1 - kLmseBefore;  // +8
-constexpr int kTileX = 32;       // threads (and output columns) per CUDA block
-constexpr int kTileY = 8;        // thread rows per CUDA block: 256 threads
-constexpr int kRowsPerThread = 4;  // map_reduce: each thread covers 4 rows, 8 apart
+constexpr int kTileX = 32;                         // threads (and output columns) per CUDA block
+constexpr int kTileY = 8;                          // thread rows per CUDA block: 256 threads
+constexpr int kRowsPerThread = 4;                  // map_reduce: each thread covers 4 rows, 8 apart
 constexpr int kMapRows = kTileY * kRowsPerThread;  // 32 output rows per CUDA block
 constexpr int kReduceThreads = kTileX * kTileY;    // 256, a power of two for the tree
 constexpr double kBoxArea = kLmseWindow * kLmseWindow;
@@ -126,8 +126,8 @@ dim3 map_grid(int width, int height) {
 
 template <class Real>
 void launch_dst_load(const Real* d_ref_raw, const Real* d_dst_raw, int width, int height,
-                     bool uint8_luminance, const Real* d_table, Real* d_lum_dst,
-                     double* d_row_sums, cudaStream_t stream) {
+                     bool uint8_luminance, const Real* d_table, Real* d_lum_dst, double* d_row_sums,
+                     cudaStream_t stream) {
   if (width <= 0 || height <= 0) return;
   const dim3 grid((width + kTileX - 1) / kTileX, (height + kTileY - 1) / kTileY);
   dst_load_kernel<Real><<<grid, dim3(kTileX, kTileY), 0, stream>>>(
@@ -157,8 +157,8 @@ void launch_sum_partials(const double* d_partials, std::size_t count, double* d_
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-template void launch_dst_load<double>(const double*, const double*, int, int, bool,
-                                      const double*, double*, double*, cudaStream_t);
+template void launch_dst_load<double>(const double*, const double*, int, int, bool, const double*,
+                                      double*, double*, cudaStream_t);
 template void launch_dst_load<float>(const float*, const float*, int, int, bool, const float*,
                                      float*, double*, cudaStream_t);
 template void launch_map_reduce<double>(const double*, const double*, int, int, double*, double*,

@@ -23,8 +23,8 @@ namespace mad::detection::gpu {
 // Σ_{j=-7..8} (ref - dst)²(y, mirror(x+j)) of the raw values, all images width x height.
 template <class Real>
 void launch_dst_load(const Real* d_ref_raw, const Real* d_dst_raw, int width, int height,
-                     bool uint8_luminance, const Real* d_table, Real* d_lum_dst,
-                     double* d_row_sums, cudaStream_t stream);
+                     bool uint8_luminance, const Real* d_table, Real* d_lum_dst, double* d_row_sums,
+                     cudaStream_t stream);
 
 // Number of partial sums launch_map_reduce writes for this shape.
 std::size_t map_reduce_partial_count(int width, int height);

@@ -56,8 +56,7 @@ __global__ void build_csf_half_kernel(int width, int height, Real* __restrict__ 
   const int kr = static_cast<int>(i / half_width), kc = static_cast<int>(i % half_width);
   const int mr = (height - kr) % height, mc = (width - kc) % width;
   const double c = csf_value(grid_coordinate(kr, height), grid_coordinate(kc, width), width);
-  const double c_mirror =
-      csf_value(grid_coordinate(mr, height), grid_coordinate(mc, width), width);
+  const double c_mirror = csf_value(grid_coordinate(mr, height), grid_coordinate(mc, width), width);
   csf_half[i] = static_cast<Real>(0.5 * (c + c_mirror));
 }
 
@@ -81,7 +80,8 @@ template <class Real>
 std::array<Real, 256> luminance_table_host() {
   std::array<Real, 256> t{};
   for (int v = 0; v < 256; ++v)
-    t[v] = static_cast<Real>(kLuminanceScale * std::pow(static_cast<double>(v), kLuminanceExponent));
+    t[v] =
+        static_cast<Real>(kLuminanceScale * std::pow(static_cast<double>(v), kLuminanceExponent));
   return t;
 }
 
@@ -98,8 +98,8 @@ template <class Real>
 void launch_build_csf_half(int width, int height, Real* d_csf_half, cudaStream_t stream) {
   const std::size_t count = static_cast<std::size_t>(width / 2 + 1) * height;
   if (count == 0) return;
-  build_csf_half_kernel<Real><<<blocks_for(count), kPointwiseThreads, 0, stream>>>(
-      width, height, d_csf_half);
+  build_csf_half_kernel<Real>
+      <<<blocks_for(count), kPointwiseThreads, 0, stream>>>(width, height, d_csf_half);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -108,8 +108,8 @@ void launch_csf_multiply(typename CufftTypes<Real>::Complex* d_spectrum, const R
                          std::size_t count, Real scale, cudaStream_t stream) {
   if (count == 0) return;
   using Complex = typename CufftTypes<Real>::Complex;
-  csf_multiply_kernel<Real, Complex><<<blocks_for(count), kPointwiseThreads, 0, stream>>>(
-      d_spectrum, d_csf_half, count, scale);
+  csf_multiply_kernel<Real, Complex>
+      <<<blocks_for(count), kPointwiseThreads, 0, stream>>>(d_spectrum, d_csf_half, count, scale);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

@@ -32,9 +32,9 @@ using RefStatsLaunch = void (*)(const Real* d_csf_ref, int width, int height, Re
 // non-null the block's ξ (spec §3.6) is written there, which needs d_mean_ref and d_std_min_ref
 // from the reference launch.
 template <class Real>
-using ErrStatsLaunch = void (*)(const Real* d_csf_dst, const Real* d_csf_ref, int width,
-                                int height, const Real* d_mean_ref, const Real* d_std_min_ref,
-                                Real* d_std_err, Real* d_mask, cudaStream_t stream);
+using ErrStatsLaunch = void (*)(const Real* d_csf_dst, const Real* d_csf_ref, int width, int height,
+                                const Real* d_mean_ref, const Real* d_std_min_ref, Real* d_std_err,
+                                Real* d_mask, cudaStream_t stream);
 
 template <class Real>
 struct DetStatsVariant {
@@ -66,9 +66,11 @@ void det_shared_reference(const Real*, int, int, Real*, Real*, cudaStream_t);
 template <class Real>
 void det_shared_error(const Real*, const Real*, int, int, const Real*, const Real*, Real*, Real*,
                       cudaStream_t);
-template <class Real>
+// det-fast, templated on the group of GX x GY grid blocks per CUDA block (registered: 16x8
+// and 8x8).
+template <class Real, int GX, int GY>
 void det_fast_reference(const Real*, int, int, Real*, Real*, cudaStream_t);
-template <class Real>
+template <class Real, int GX, int GY>
 void det_fast_error(const Real*, const Real*, int, int, const Real*, const Real*, Real*, Real*,
                     cudaStream_t);
 

@@ -8,9 +8,11 @@
 // which sums only non-negative terms (no raw-moment cancellation, spec §11), instead of
 // visiting 256 + 4·2·64 samples per block.
 //
-// Launch shape: 2-D, kGroupX x kGroupY threads, one thread per grid block of a group; the
-// group's (kGroupY+3) x (kGroupX+3) tiles are computed cooperatively into shared memory.
-// Results differ from the two-pass variants only by rounding (a few ulps of the data scale).
+// Launch shape: 2-D, GX x GY threads, one thread per grid block of a GX x GY group; the
+// group's (GY+3) x (GX+3) tiles are computed cooperatively into shared memory (the halo of 3
+// tiles is recomputed by neighbouring groups: larger groups waste less, smaller ones spread a
+// small grid over more SMs; both shapes are registered). Results differ from the two-pass
+// variants only by rounding (a few ulps of the data scale).
 #include "common/block_grid.h"
 #include "common/cuda_check.h"
 #include "detection/det_device_cuda.h"
@@ -19,21 +21,24 @@
 namespace mad::detection::gpu {
 namespace {
 
-constexpr int kGroupX = 16;  // grid blocks per CUDA block, horizontally
-constexpr int kGroupY = 8;   // ... and vertically: 128 threads
 constexpr int kTilesPerBlock = kBlockSize / kBlockStride;  // 4 tiles across a block
-constexpr int kTilesW = kGroupX + kTilesPerBlock - 1;      // 19 tiles
-constexpr int kTilesH = kGroupY + kTilesPerBlock - 1;      // 11 tiles
 constexpr int kTilePixels = kBlockStride * kBlockStride;   // 16
+
+// Tiles a group of GX x GY grid blocks covers, per row / column.
+template <int G>
+constexpr int tiles_across() {
+  return G + kTilesPerBlock - 1;
+}
 
 // Tile moments of the group: sum and centred sum of squares of each 4x4 tile. Tiles that do not
 // fit in the image are zero; no valid block reads them (block (r,c) reads tiles r..r+3 and the
 // last one, r = rows-1, ends at pixel 4·rows+11 <= n-1).
-template <class Real, class Pixels>
+template <int GX, int GY, class Real, class Pixels>
 __device__ void tile_moments(const Pixels& px, int width, int height, Real* t_sum, Real* t_m2) {
+  constexpr int kTilesW = tiles_across<GX>(), kTilesH = tiles_across<GY>();
   const int tid = threadIdx.y * blockDim.x + threadIdx.x;
-  for (int i = tid; i < kTilesW * kTilesH; i += kGroupX * kGroupY) {
-    const int ty = blockIdx.y * kGroupY + i / kTilesW, tx = blockIdx.x * kGroupX + i % kTilesW;
+  for (int i = tid; i < kTilesW * kTilesH; i += GX * GY) {
+    const int ty = blockIdx.y * GY + i / kTilesW, tx = blockIdx.x * GX + i % kTilesW;
     const int y0 = ty * kBlockStride, x0 = tx * kBlockStride;
     Real sum = 0, m2 = 0;
     if (y0 + kBlockStride <= height && x0 + kBlockStride <= width) {
@@ -54,10 +59,11 @@ __device__ void tile_moments(const Pixels& px, int width, int height, Real* t_su
   }
 }
 
-// Mean and centred sum of squares of the side x side tiles at local tile (ty, tx).
-template <class Real>
-__device__ inline void combine_tiles(const Real* t_sum, const Real* t_m2, int ty, int tx,
-                                     int side, Real& mean, Real& m2) {
+// Mean and centred sum of squares of the side x side tiles at local tile (ty, tx) of a tile
+// array kTilesW wide.
+template <int kTilesW, class Real>
+__device__ inline void combine_tiles(const Real* t_sum, const Real* t_m2, int ty, int tx, int side,
+                                     Real& mean, Real& m2) {
   Real sum = 0;
   for (int a = 0; a < side; ++a)
     for (int b = 0; b < side; ++b) sum += t_sum[(ty + a) * kTilesW + tx + b];
@@ -73,56 +79,58 @@ __device__ inline void combine_tiles(const Real* t_sum, const Real* t_m2, int ty
   m2 = within + static_cast<Real>(kTilePixels) * between;
 }
 
-template <class Real>
+template <int kTilesW, class Real>
 __device__ inline Real tiles_std(const Real* t_sum, const Real* t_m2, int ty, int tx, int side) {
   Real mean, m2;
-  combine_tiles(t_sum, t_m2, ty, tx, side, mean, m2);
+  combine_tiles<kTilesW>(t_sum, t_m2, ty, tx, side, mean, m2);
   return unbiased_std(m2, side * side * kTilePixels);
 }
 
-template <class Real>
-__global__ void det_fast_reference_kernel(const Real* __restrict__ csf_ref, int width,
-                                          int height, int grid_rows, int grid_cols,
-                                          Real* __restrict__ mean_ref,
+template <class Real, int GX, int GY>
+__global__ void det_fast_reference_kernel(const Real* __restrict__ csf_ref, int width, int height,
+                                          int grid_rows, int grid_cols, Real* __restrict__ mean_ref,
                                           Real* __restrict__ std_min_ref) {
+  constexpr int kTilesW = tiles_across<GX>(), kTilesH = tiles_across<GY>();
   __shared__ Real t_sum[kTilesW * kTilesH];
   __shared__ Real t_m2[kTilesW * kTilesH];
-  tile_moments(GlobalPixels<Real>{csf_ref, width}, width, height, t_sum, t_m2);
+  tile_moments<GX, GY>(GlobalPixels<Real>{csf_ref, width}, width, height, t_sum, t_m2);
   __syncthreads();
-  const int r = blockIdx.y * kGroupY + threadIdx.y, c = blockIdx.x * kGroupX + threadIdx.x;
+  const int r = blockIdx.y * GY + threadIdx.y, c = blockIdx.x * GX + threadIdx.x;
   if (r >= grid_rows || c >= grid_cols) return;
   const int ty = threadIdx.y, tx = threadIdx.x;
   const long long b = static_cast<long long>(r) * grid_cols + c;
   Real mean, m2;
-  combine_tiles(t_sum, t_m2, ty, tx, kTilesPerBlock, mean, m2);
+  combine_tiles<kTilesW>(t_sum, t_m2, ty, tx, kTilesPerBlock, mean, m2);
   mean_ref[b] = mean;
   // σ_mod: 8x8 windows (2x2 tiles) at offsets {0,4}x{0,4}, edge rule of spec §3.5.
-  const int w8 = kMinStdWindow / kBlockStride;
+  constexpr int w8 = kMinStdWindow / kBlockStride;
   const bool down = next_candidate_available(r * kBlockStride, height);
   const bool right = next_candidate_available(c * kBlockStride, width);
-  Real m = tiles_std(t_sum, t_m2, ty, tx, w8);
-  if (down) m = min_keep_first(m, tiles_std(t_sum, t_m2, ty + 1, tx, w8));
-  if (right) m = min_keep_first(m, tiles_std(t_sum, t_m2, ty, tx + 1, w8));
-  if (down && right) m = min_keep_first(m, tiles_std(t_sum, t_m2, ty + 1, tx + 1, w8));
+  Real m = tiles_std<kTilesW>(t_sum, t_m2, ty, tx, w8);
+  if (down) m = min_keep_first(m, tiles_std<kTilesW>(t_sum, t_m2, ty + 1, tx, w8));
+  if (right) m = min_keep_first(m, tiles_std<kTilesW>(t_sum, t_m2, ty, tx + 1, w8));
+  if (down && right) m = min_keep_first(m, tiles_std<kTilesW>(t_sum, t_m2, ty + 1, tx + 1, w8));
   std_min_ref[b] = m;
 }
 
-template <class Real>
+template <class Real, int GX, int GY>
 __global__ void det_fast_error_kernel(const Real* __restrict__ csf_dst,
                                       const Real* __restrict__ csf_ref, int width, int height,
                                       int grid_rows, int grid_cols,
                                       const Real* __restrict__ mean_ref,
                                       const Real* __restrict__ std_min_ref,
                                       Real* __restrict__ std_err, Real* __restrict__ mask) {
+  constexpr int kTilesW = tiles_across<GX>(), kTilesH = tiles_across<GY>();
   __shared__ Real t_sum[kTilesW * kTilesH];
   __shared__ Real t_m2[kTilesW * kTilesH];
-  tile_moments(GlobalErrorPixels<Real>{csf_dst, csf_ref, width}, width, height, t_sum, t_m2);
+  tile_moments<GX, GY>(GlobalErrorPixels<Real>{csf_dst, csf_ref, width}, width, height, t_sum,
+                       t_m2);
   __syncthreads();
-  const int r = blockIdx.y * kGroupY + threadIdx.y, c = blockIdx.x * kGroupX + threadIdx.x;
+  const int r = blockIdx.y * GY + threadIdx.y, c = blockIdx.x * GX + threadIdx.x;
   if (r >= grid_rows || c >= grid_cols) return;
   const long long b = static_cast<long long>(r) * grid_cols + c;
-  const Real sd = tiles_std(t_sum, t_m2, static_cast<int>(threadIdx.y),
-                            static_cast<int>(threadIdx.x), kTilesPerBlock);
+  const Real sd = tiles_std<kTilesW>(t_sum, t_m2, static_cast<int>(threadIdx.y),
+                                     static_cast<int>(threadIdx.x), kTilesPerBlock);
   if (std_err) std_err[b] = sd;
   if (mask)
     mask[b] = static_cast<Real>(visibility_mask_of(static_cast<double>(mean_ref[b]),
@@ -130,41 +138,45 @@ __global__ void det_fast_error_kernel(const Real* __restrict__ csf_dst,
                                                    static_cast<double>(sd)));
 }
 
+template <int GX, int GY>
 dim3 groups_for(const BlockGrid& g) {
-  return dim3(static_cast<unsigned>((g.cols + kGroupX - 1) / kGroupX),
-              static_cast<unsigned>((g.rows + kGroupY - 1) / kGroupY));
+  return dim3(static_cast<unsigned>((g.cols + GX - 1) / GX),
+              static_cast<unsigned>((g.rows + GY - 1) / GY));
 }
 
 }  // namespace
 
-template <class Real>
+template <class Real, int GX, int GY>
 void det_fast_reference(const Real* d_csf_ref, int width, int height, Real* d_mean_ref,
                         Real* d_std_min_ref, cudaStream_t stream) {
   const BlockGrid g(width, height);
   if (g.count() == 0) return;
-  det_fast_reference_kernel<Real><<<groups_for(g), dim3(kGroupX, kGroupY), 0, stream>>>(
+  det_fast_reference_kernel<Real, GX, GY><<<groups_for<GX, GY>(g), dim3(GX, GY), 0, stream>>>(
       d_csf_ref, width, height, g.rows, g.cols, d_mean_ref, d_std_min_ref);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-template <class Real>
+template <class Real, int GX, int GY>
 void det_fast_error(const Real* d_csf_dst, const Real* d_csf_ref, int width, int height,
                     const Real* d_mean_ref, const Real* d_std_min_ref, Real* d_std_err,
                     Real* d_mask, cudaStream_t stream) {
   const BlockGrid g(width, height);
   if (g.count() == 0) return;
-  det_fast_error_kernel<Real><<<groups_for(g), dim3(kGroupX, kGroupY), 0, stream>>>(
+  det_fast_error_kernel<Real, GX, GY><<<groups_for<GX, GY>(g), dim3(GX, GY), 0, stream>>>(
       d_csf_dst, d_csf_ref, width, height, g.rows, g.cols, d_mean_ref, d_std_min_ref, d_std_err,
       d_mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-template void det_fast_reference<double>(const double*, int, int, double*, double*,
-                                         cudaStream_t);
-template void det_fast_reference<float>(const float*, int, int, float*, float*, cudaStream_t);
-template void det_fast_error<double>(const double*, const double*, int, int, const double*,
-                                     const double*, double*, double*, cudaStream_t);
-template void det_fast_error<float>(const float*, const float*, int, int, const float*,
-                                    const float*, float*, float*, cudaStream_t);
+#define MAD_DET_FAST_INSTANTIATE(Real, GX, GY)                                                \
+  template void det_fast_reference<Real, GX, GY>(const Real*, int, int, Real*, Real*,         \
+                                                 cudaStream_t);                               \
+  template void det_fast_error<Real, GX, GY>(const Real*, const Real*, int, int, const Real*, \
+                                             const Real*, Real*, Real*, cudaStream_t);
+MAD_DET_FAST_INSTANTIATE(double, 16, 8)
+MAD_DET_FAST_INSTANTIATE(float, 16, 8)
+MAD_DET_FAST_INSTANTIATE(double, 8, 8)
+MAD_DET_FAST_INSTANTIATE(float, 8, 8)
+#undef MAD_DET_FAST_INSTANTIATE
 
 }  // namespace mad::detection::gpu

@@ -21,9 +21,12 @@ std::vector<DetStatsVariant<Real>> make_registry() {
       {"det-shared", &det_shared_reference<Real>, &det_shared_error<Real>,
        "16x8 blocks per CUDA block, pixels staged once in shared memory, then two-pass per "
        "block"},
-      {"det-fast", &det_fast_reference<Real>, &det_fast_error<Real>,
-       "each pixel read once into 4x4 tile moments in shared memory; blocks and 8x8 windows "
-       "combined from tiles (pairwise-update formula)"},
+      {"det-fast", &det_fast_reference<Real, 16, 8>, &det_fast_error<Real, 16, 8>,
+       "16x8 blocks per CUDA block; each pixel read once into 4x4 tile moments in shared "
+       "memory, blocks and 8x8 windows combined from tiles (pairwise-update formula)"},
+      {"det-fast-8x8", &det_fast_reference<Real, 8, 8>, &det_fast_error<Real, 8, 8>,
+       "det-fast with 8x8 blocks per CUDA block: more halo work, twice the CUDA blocks (for "
+       "small images on many SMs)"},
   };
 }
 
@@ -41,8 +44,10 @@ const DetStatsVariant<Real>& find_det_stats_variant(const std::string& name) {
   for (const auto& v : det_stats_variants<Real>())
     if (wanted == v.name) return v;
   std::string known;
-  for (const auto& v : det_stats_variants<Real>()) known += std::string(known.empty() ? "" : ", ") + v.name;
-  throw InvalidArgument("unknown detection statistics variant '" + name + "' (known: " + known + ")");
+  for (const auto& v : det_stats_variants<Real>())
+    known += std::string(known.empty() ? "" : ", ") + v.name;
+  throw InvalidArgument("unknown detection statistics variant '" + name + "' (known: " + known +
+                        ")");
 }
 
 template const std::vector<DetStatsVariant<double>>& det_stats_variants<double>();

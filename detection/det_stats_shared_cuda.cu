@@ -4,7 +4,7 @@
 // group of grid blocks. The group's pixels, (4·kGroupY+12) x (4·kGroupX+12), are staged once
 // in shared memory (E = dst - ref formed while staging), so global memory is read ~1.3 times
 // per pixel instead of ~25. Each thread then runs exactly det-original's arithmetic on its
-// block (same row-major order: the same bits), only from shared memory.
+// block (same samples, same row-major order), only reading shared memory.
 #include "common/block_grid.h"
 #include "common/cuda_check.h"
 #include "detection/det_device_cuda.h"
@@ -31,8 +31,8 @@ __device__ void stage_tile(const Pixels& px, int width, int height, Real* tile) 
 }
 
 template <class Real>
-__global__ void det_shared_reference_kernel(const Real* __restrict__ csf_ref, int width,
-                                            int height, int grid_rows, int grid_cols,
+__global__ void det_shared_reference_kernel(const Real* __restrict__ csf_ref, int width, int height,
+                                            int grid_rows, int grid_cols,
                                             Real* __restrict__ mean_ref,
                                             Real* __restrict__ std_min_ref) {
   __shared__ Real tile[kTileW * kTileH];
@@ -101,8 +101,7 @@ void det_shared_error(const Real* d_csf_dst, const Real* d_csf_ref, int width, i
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-template void det_shared_reference<double>(const double*, int, int, double*, double*,
-                                           cudaStream_t);
+template void det_shared_reference<double>(const double*, int, int, double*, double*, cudaStream_t);
 template void det_shared_reference<float>(const float*, int, int, float*, float*, cudaStream_t);
 template void det_shared_error<double>(const double*, const double*, int, int, const double*,
                                        const double*, double*, double*, cudaStream_t);

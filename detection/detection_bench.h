@@ -15,9 +15,9 @@ struct DetBenchOptions {
   int width = 512;
   int height = 512;
   GpuPrecision precision = GpuPrecision::kDouble;
-  int warmup = 5;            // untimed runs before the measured ones
-  int repetitions = 50;      // measured runs (>= 1)
-  std::uint32_t seed = 1;    // the seeded random pair timed (content barely matters)
+  int warmup = 5;          // untimed runs before the measured ones
+  int repetitions = 50;    // measured runs (>= 1)
+  std::uint32_t seed = 1;  // the seeded random pair timed (content barely matters)
 };
 
 struct DetBenchTiming {

@@ -54,8 +54,8 @@ std::vector<DetBenchTiming> bench_with(const DetBenchOptions& o) {
   }
   cuda::DeviceBuffer<Real> raw(2 * n), map(n);
   cuda::DeviceBuffer<double> sum(1);
-  MAD_CUDA_CHECK(cudaMemcpyAsync(raw.get(), host.get(), 2 * n * sizeof(Real),
-                                 cudaMemcpyHostToDevice, s));
+  MAD_CUDA_CHECK(
+      cudaMemcpyAsync(raw.get(), host.get(), 2 * n * sizeof(Real), cudaMemcpyHostToDevice, s));
   const Real* ref = raw.get();
   const Real* dst = raw.get() + n;
 
@@ -82,8 +82,8 @@ std::vector<DetBenchTiming> bench_with(const DetBenchOptions& o) {
       "stage/prepare_reference", [&] { stage.prepare_reference(ref, true, s); }, s, o.warmup,
       o.repetitions));
   out.push_back(time_launches(
-      "stage/run_distorted", [&] { stage.run_distorted(ref, dst, true, sum.get(), nullptr, s); },
-      s, o.warmup, o.repetitions));
+      "stage/run_distorted", [&] { stage.run_distorted(ref, dst, true, sum.get(), nullptr, s); }, s,
+      o.warmup, o.repetitions));
   out.push_back(time_launches(
       "stage/run_distorted+map",
       [&] { stage.run_distorted(ref, dst, true, sum.get(), map.get(), s); }, s, o.warmup,

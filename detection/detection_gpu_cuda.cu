@@ -59,7 +59,8 @@ DetectionResult detect_with(ImageView<const double> ref, ImageView<const double>
   result.d_detect = d_detect_from_sum_sq(host_sum.get()[0], w, h);
   if (want_map) {
     result.map = Image<double>(w, h);
-    for (std::size_t i = 0; i < n; ++i) result.map.data()[i] = static_cast<double>(host_map.get()[i]);
+    for (std::size_t i = 0; i < n; ++i)
+      result.map.data()[i] = static_cast<double>(host_map.get()[i]);
   }
   return result;
 }

@@ -4,13 +4,12 @@
 // Per distorted image: dst_load (luminance + horizontal Δ² sums) -> r2c -> ·C_s/(MN) -> c2r ->
 // σ_err and ξ per block -> map_reduce (vertical box, η, crop partials) -> sum_partials.
 // Seven launches, no allocation, no synchronization.
-#include "detection/detection_stage_cuda.h"
-
 #include <string>
 
 #include "common/cuda_check.h"
 #include "common/error.h"
 #include "detection/det_lmse_map_cuda.h"
+#include "detection/detection_stage_cuda.h"
 
 namespace mad::detection {
 namespace {
@@ -98,8 +97,7 @@ void DetectionStageCuda<Real>::prepare_reference(const Real* d_ref_raw, bool uin
   gpu::launch_luminance<Real>(d_ref_raw, pixels_, uint8_luminance, table_.get(), lum_.get(),
                               stream);
   csf_filter(csf_ref_.get(), stream);
-  variant_->reference(csf_ref_.get(), width_, height_, mean_ref_.get(), std_min_ref_.get(),
-                      stream);
+  variant_->reference(csf_ref_.get(), width_, height_, mean_ref_.get(), std_min_ref_.get(), stream);
   reference_ready_ = true;
 }
 
@@ -109,8 +107,8 @@ void DetectionStageCuda<Real>::run_distorted(const Real* d_ref_raw, const Real* 
                                              Real* d_map_or_null, cudaStream_t stream) {
   if (!reference_ready_)
     throw InvalidArgument("DetectionStageCuda::run_distorted: no reference prepared");
-  gpu::launch_dst_load<Real>(d_ref_raw, d_dst_raw, width_, height_, uint8_luminance,
-                             table_.get(), lum_.get(), row_sums_.get(), stream);
+  gpu::launch_dst_load<Real>(d_ref_raw, d_dst_raw, width_, height_, uint8_luminance, table_.get(),
+                             lum_.get(), row_sums_.get(), stream);
   csf_filter(csf_dst_.get(), stream);
   variant_->error(csf_dst_.get(), csf_ref_.get(), width_, height_, mean_ref_.get(),
                   std_min_ref_.get(), std_err_.get(), mask_.get(), stream);

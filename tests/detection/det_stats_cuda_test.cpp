@@ -3,6 +3,8 @@
 // seeded random and real (CSF-filtered photographic) inputs at sizes that hurt: the minimum
 // 34x34, odd and prime sizes both ways round, non-square, 512x512 and 1080x800. Every output
 // is poisoned with NaN first, so an unwritten block fails.
+#include "detection/det_stats_cuda.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,7 +19,6 @@
 #include "common/error.h"
 #include "detection/block_stats.h"
 #include "detection/csf.h"
-#include "detection/det_stats_cuda.h"
 #include "detection/detection_gpu.h"
 #include "detection/luminance.h"
 #include "detection/visibility_mask.h"
@@ -161,8 +162,7 @@ void check_variants_on(const StatsCase& c) {
       ++compared;
       if (!(std::fabs(g_mask[b] - mask[b]) <= mask_abs)) ++bad;
     }
-    EXPECT_EQ(bad, 0u) << "mask: " << bad << " of " << compared << " blocks off by > "
-                       << mask_abs;
+    EXPECT_EQ(bad, 0u) << "mask: " << bad << " of " << compared << " blocks off by > " << mask_abs;
   }
 }
 

@@ -2,6 +2,8 @@
 // the original's golden values (spec §3, §9): every statistics variant, both precisions, the
 // rocket reference pair, the spec §9 synthetic pairs and a seeded random pair; plus the
 // dataset trick (reference reuse) and run-to-run determinism, both bit for bit.
+#include "detection/detection_stage_cuda.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -14,7 +16,6 @@
 #include "common/error.h"
 #include "detection/detection.h"
 #include "detection/detection_gpu.h"
-#include "detection/detection_stage_cuda.h"
 #include "tests/detection/detection_cuda_test_util.h"
 #include "tests/support/test_support.h"
 
@@ -50,7 +51,12 @@ const std::vector<PairCase>& pair_cases() {
     c.push_back({"rocket", copy_image(rocket.ref.cview()), copy_image(rocket.dst.cview()), true,
                  7.6349873846403638, kNone});
     // spec §9 (rows x cols, variant, class, HI, Σ map.HI).
-    struct T { const char* name; int rows, cols, variant; bool uint8; double hi, sum; };
+    struct T {
+      const char* name;
+      int rows, cols, variant;
+      bool uint8;
+      double hi, sum;
+    };
     const T ts[] = {{"T1", 64, 64, 1, false, 0.0, 172.983126894532},
                     {"T2", 75, 98, 2, false, 40.9473988681895, 77064.849606482},
                     {"T3", 128, 96, 1, true, 1.86750517402379, 2946.31819053716},
@@ -65,7 +71,8 @@ const std::vector<PairCase>& pair_cases() {
     const Image<double> noise = test::random_image(257, 333, 7002, -12, 12);
     Image<double> dst(257, 333);
     for (int y = 0; y < 333; ++y)
-      for (int x = 0; x < 257; ++x) dst(y, x) = std::fmin(255, std::fmax(0, ref(y, x) + noise(y, x)));
+      for (int x = 0; x < 257; ++x)
+        dst(y, x) = std::fmin(255, std::fmax(0, ref(y, x) + noise(y, x)));
     c.push_back({"random 257x333", std::move(ref), std::move(dst), true, kNone, kNone});
     return c;
   }();
@@ -104,13 +111,15 @@ TEST(DetectionStageCuda, DoubleMatchesCpuAndOriginal) {
           detect_cuda(c.ref.cview(), c.dst.cview(), c.uint8, true, GpuPrecision::kDouble, v.name);
       EXPECT_LE(rel_err(gpu.d_detect, cpu.d_detect), kDoubleScoreRel)
           << gpu.d_detect << " vs cpu " << cpu.d_detect;
-      if (!std::isnan(c.golden_hi))
+      if (!std::isnan(c.golden_hi)) {
         EXPECT_LE(rel_err(gpu.d_detect, c.golden_hi), kDoubleScoreRel) << gpu.d_detect;
+      }
       ASSERT_EQ(gpu.map.width(), c.ref.width());
       ASSERT_EQ(gpu.map.height(), c.ref.height());
       EXPECT_LE(test::max_abs_diff(gpu.map.cview(), cpu.map.cview()), kDoubleMapAbs);
-      if (!std::isnan(c.golden_map_sum))
+      if (!std::isnan(c.golden_map_sum)) {
         EXPECT_LE(rel_err(map_sum(gpu.map), c.golden_map_sum), kDoubleScoreRel);
+      }
     }
   }
 }
@@ -224,8 +233,10 @@ void check_repeatable() {
     DetectionStageCuda<Real> stage(w, h, s, v.name);
     const DeviceRun<Real> first = run_on(stage, d_ref.get(), d_dst.get(), c.uint8, true, true, s);
     for (int i = 0; i < 3; ++i)
-      EXPECT_TRUE(same_bits(first, run_on(stage, d_ref.get(), d_dst.get(), c.uint8, true, true, s)));
-    const DeviceRun<Real> no_map = run_on(stage, d_ref.get(), d_dst.get(), c.uint8, false, false, s);
+      EXPECT_TRUE(
+          same_bits(first, run_on(stage, d_ref.get(), d_dst.get(), c.uint8, true, true, s)));
+    const DeviceRun<Real> no_map =
+        run_on(stage, d_ref.get(), d_dst.get(), c.uint8, false, false, s);
     EXPECT_EQ(0, std::memcmp(&first.sum_sq, &no_map.sum_sq, sizeof(double)));
   }
 }

@@ -69,7 +69,8 @@ void check_luminance() {
       if (std::is_same_v<Real, double> && std::floor(values[i]) == values[i])
         EXPECT_EQ(g, want) << "value " << values[i];
       else
-        EXPECT_LE(std::fabs(g - want), (std::is_same_v<Real, double> ? kLumDirectRel : kLumFloatRel) * want)
+        EXPECT_LE(std::fabs(g - want),
+                  (std::is_same_v<Real, double> ? kLumDirectRel : kLumFloatRel) * want)
             << "value " << values[i];
     }
   }
@@ -87,10 +88,9 @@ TEST(DetectionStepsCuda, LuminanceFloat) {
 
 template <class Real>
 double max_abs_diff_vec(const std::vector<Real>& got, ImageView<const double> want) {
-  return test::max_abs_diff(test::unpacked(std::vector<double>(got.begin(), got.end()), want.width,
-                                           want.height)
-                                .cview(),
-                            want);
+  return test::max_abs_diff(
+      test::unpacked(std::vector<double>(got.begin(), got.end()), want.width, want.height).cview(),
+      want);
 }
 
 template <class Real>
@@ -142,15 +142,20 @@ void check_steps(const std::string& variant) {
   const DetectionBlockStats st = detection_block_stats_cpu(csf_ref.cview(), err.cview());
   const std::size_t blocks = st.grid.count();
   std::vector<double> xi(blocks);
-  visibility_mask_cpu(st.mean_ref.data(), st.std_min_ref.data(), st.std_err.data(), blocks, xi.data());
+  visibility_mask_cpu(st.mean_ref.data(), st.std_min_ref.data(), st.std_err.data(), blocks,
+                      xi.data());
   double scale = 0;
   for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) scale = std::fmax(scale, std::fmax(std::fabs(csf_ref(y, x)), std::fabs(csf_dst(y, x))));
+    for (int x = 0; x < w; ++x)
+      scale = std::fmax(scale, std::fmax(std::fabs(csf_ref(y, x)), std::fabs(csf_dst(y, x))));
   const double rel = kDouble ? kStatsDoubleRel : kStatsFloatRel;
   const double floor = (kDouble ? kStatsDoubleFloor : kStatsFloatFloor) * scale;
-  expect_blocks_close("mean_ref", test::download(stage.mean_ref(), blocks, s), st.mean_ref, rel, floor);
-  expect_blocks_close("std_min_ref", test::download(stage.std_min_ref(), blocks, s), st.std_min_ref, rel, floor);
-  expect_blocks_close("std_err", test::download(stage.std_err(), blocks, s), st.std_err, rel, floor);
+  expect_blocks_close("mean_ref", test::download(stage.mean_ref(), blocks, s), st.mean_ref, rel,
+                      floor);
+  expect_blocks_close("std_min_ref", test::download(stage.std_min_ref(), blocks, s), st.std_min_ref,
+                      rel, floor);
+  expect_blocks_close("std_err", test::download(stage.std_err(), blocks, s), st.std_err, rel,
+                      floor);
   const std::vector<Real> g_xi = test::download(stage.mask(), blocks, s);
   const double band = kDouble ? kGateBandDouble : kGateBandFloat;
   std::size_t bad = 0;
