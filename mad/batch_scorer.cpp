@@ -15,7 +15,8 @@ double now_seconds() {
 BatchScorer::BatchScorer(ScoreOptions options)
     : options_(std::move(options)), backend_(resolve_backend(options_.backend)) {
   if (backend_ == Backend::Cuda) {
-    gpu_ = std::make_unique<GpuScorer>(options_.precision, options_.a5_variant);
+    gpu_ = std::make_unique<GpuScorer>(options_.precision, options_.a5_variant,
+                                       options_.det_variant);
   } else {
     ScoreOptions cpu = options_;
     cpu.backend = Backend::Cpu;

@@ -40,11 +40,12 @@ Image<double> to_image(const Real* plane, int width, int height) {
 
 template <class Real>
 PairSlot<Real>::PairSlot(int width, int height, const std::string& a5_variant,
+                         const std::string& det_variant,
                          std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank)
     : width_(width), height_(height),
       pixels_(static_cast<std::size_t>(width) * height),
       stream_(),
-      detection_(width, height, stream_.get()),
+      detection_(width, height, stream_.get(), det_variant),
       appearance_(bank ? appearance::AppearanceStageCuda<Real>(std::move(bank), a5_variant)
                        : appearance::AppearanceStageCuda<Real>(width, height, stream_.get(),
                                                                a5_variant)),

@@ -21,7 +21,9 @@ struct GpuStageOutputs {
 class GpuScorer {
  public:
   // a5_variant: registry name, empty for the default. Throws InvalidArgument for unknown names.
-  GpuScorer(Precision precision, const std::string& a5_variant);
+  // det_variant: detection block-statistics registry name, empty for the default.
+  GpuScorer(Precision precision, const std::string& a5_variant,
+            const std::string& det_variant = "");
   ~GpuScorer();
   GpuScorer(const GpuScorer&) = delete;
   GpuScorer& operator=(const GpuScorer&) = delete;

@@ -15,7 +15,7 @@ namespace mad {
 std::string describe_gpu_variants_cuda() {
   std::string out = "A5 local statistics (--a5), default marked *:\n" +
                     appearance::describe_a5_variants();
-  out += "Detection block statistics (used by the pipeline: the default), default marked *:\n";
+  out += "Detection block statistics (--det-variant), default marked *:\n";
   for (const auto& v : detection::detection_stats_variants())
     out += std::string(v.is_default ? "* " : "  ") + v.name + "  " + v.note + "\n";
   return out;
@@ -44,9 +44,9 @@ class SlotBase {
 template <class Real>
 class Slot final : public SlotBase {
  public:
-  Slot(int w, int h, const std::string& variant,
+  Slot(int w, int h, const std::string& variant, const std::string& det_variant,
        std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank)
-      : slot_(w, h, variant, std::move(bank)) {
+      : slot_(w, h, variant, det_variant, std::move(bank)) {
     slot_.synchronize();  // the bank and the CSF are complete before anyone shares them
   }
   void submit(ImageView<const double> r, ImageView<const double> d, bool u8, bool maps) override {
@@ -80,6 +80,7 @@ struct ShapeSlots {
 struct GpuScorer::Impl {
   Precision precision;
   std::string a5_requested;
+  std::string det_requested;
   std::string a5_name;
   std::map<std::pair<int, int>, ShapeSlots> shapes;
   std::deque<std::pair<std::uint64_t, SlotBase*>> outstanding;
@@ -93,7 +94,7 @@ struct GpuScorer::Impl {
     std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank;
     if (!existing.slots.empty())
       bank = static_cast<const Slot<Real>*>(existing.slots.front().get())->bank();
-    return std::make_unique<Slot<Real>>(w, h, a5_requested, std::move(bank));
+    return std::make_unique<Slot<Real>>(w, h, a5_requested, det_requested, std::move(bank));
   }
 
   void evict_if_needed() {
@@ -131,10 +132,21 @@ struct GpuScorer::Impl {
   }
 };
 
-GpuScorer::GpuScorer(Precision precision, const std::string& a5_variant)
+GpuScorer::GpuScorer(Precision precision, const std::string& a5_variant,
+                     const std::string& det_variant)
     : impl_(std::make_unique<Impl>()) {
   impl_->precision = precision;
   impl_->a5_requested = a5_variant;
+  impl_->det_requested = det_variant;
+  bool det_known = det_variant.empty();
+  std::string det_names;
+  for (const auto& v : detection::detection_stats_variants()) {
+    det_known |= det_variant == v.name;
+    det_names += "  " + v.name + "\n";
+  }
+  if (!det_known)
+    throw InvalidArgument("unknown detection-statistics variant '" + det_variant + "'; known:\n" +
+                          det_names);
   // Unknown names are refused here, before any device work.
   bool known = a5_variant.empty();
   for (const auto& v : appearance::kA5Variants) known |= a5_variant == v.name;

@@ -6,7 +6,7 @@
 
 namespace mad {
 struct GpuScorer::Impl {};
-GpuScorer::GpuScorer(Precision, const std::string&) {
+GpuScorer::GpuScorer(Precision, const std::string&, const std::string&) {
   throw GpuError("this build has no CUDA backend");
 }
 GpuScorer::~GpuScorer() = default;

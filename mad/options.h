@@ -18,6 +18,7 @@ struct ScoreOptions {
   Backend backend = Backend::Auto;            // Auto: CUDA when built and a device exists
   Precision precision = Precision::Double;    // GPU only; the CPU path is always double
   std::string a5_variant;                     // GPU A5 variant; empty = registry default
+  std::string det_variant;                    // GPU detection-statistics variant; empty = default
   bool want_maps = false;                     // return map.HI and map.LO
 };
 

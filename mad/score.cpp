@@ -52,7 +52,8 @@ Backend resolve_backend(Backend requested) {
 Scorer::Scorer(ScoreOptions options)
     : options_(std::move(options)), backend_(resolve_backend(options_.backend)) {
   if (backend_ == Backend::Cuda)
-    gpu_ = std::make_unique<GpuScorer>(options_.precision, options_.a5_variant);
+    gpu_ = std::make_unique<GpuScorer>(options_.precision, options_.a5_variant,
+                                       options_.det_variant);
 }
 Scorer::~Scorer() = default;
 Scorer::Scorer(Scorer&&) noexcept = default;

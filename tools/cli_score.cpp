@@ -26,7 +26,7 @@ namespace {
 struct ScoreArgs {
   std::string ref, dist, pairs, out, maps_dir;
   std::string backend = "auto", version = "2011", input_class = "auto", precision = "double";
-  std::string a5;
+  std::string a5, det;
   bool json = false;
   bool list_variants = false;
   int threads = 0;
@@ -39,6 +39,7 @@ ScoreOptions make_options(const ScoreArgs& a) {
   o.input_class = parse_input_class(a.input_class);
   o.precision = parse_precision(a.precision);
   o.a5_variant = a.a5;
+  o.det_variant = a.det;
   o.want_maps = !a.maps_dir.empty();
   return o;
 }
@@ -154,6 +155,7 @@ Subcommand add_score_command(CLI::App& root) {
   cmd->add_option("--input-class", args->input_class, "auto | uint8 | double (uint8: 255 takes the luminance of 254, as the original on imread arrays)")->capture_default_str();
   cmd->add_option("--precision", args->precision, "GPU arithmetic: double (faithful) | float (fast)")->capture_default_str();
   cmd->add_option("--a5", args->a5, "GPU A5 local-statistics variant (see --list-variants)");
+  cmd->add_option("--det-variant", args->det, "GPU detection block-statistics variant (see --list-variants)");
   cmd->add_option("--maps", args->maps_dir, "Write map.HI and map.LO into this folder (16-bit PNG scaled to the maximum; 32-bit float TIFF when built with libtiff)");
   cmd->add_option("--threads", args->threads, "CPU worker threads (default: all cores)");
   cmd->add_flag("--json", args->json, "Print one JSON object");

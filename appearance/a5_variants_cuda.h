@@ -1,0 +1,98 @@
+// The A5 block-statistics kernels (spec §4.4) on the GPU: one registry of variants (STYLE.md
+// rule 5), each row {name, launch function, note}. Tests, the stage, the CLI and `mad bench`
+// iterate the same table, so a registered variant is tested and benchmarked.
+//
+// CUDA-only header (needs cuda_runtime.h, carries no nvcc syntax): include it from .cu files
+// and from *_cuda_test.cpp only. CUDA-free code uses appearance/a5_bench.h.
+//
+// Every variant computes, for `count` subband images of one shape and every 16x16 block of the
+// BlockGrid (stride 4), with the block's 256 samples a, m = mean(a), S_k = sum (a - m)^k
+// (two-pass per block: the mean first, then the central sums):
+//   std = sqrt(S2/255), skew = (S3/256)/sigma_b^3, kurt = (S4/256)/sigma_b^4,
+//   sigma_b = sqrt(S2/256), skew = kurt = 0 when sigma_b == 0.
+// Any image size >= 16x16 works (smaller: empty grid, nothing written).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "common/block_grid.h"
+
+namespace mad::appearance {
+
+// double2 for double, float2 for float: one complex sample, the layout of cufftDoubleComplex
+// and cufftComplex.
+template <class Real>
+using DeviceComplex = std::conditional_t<std::is_same_v<Real, double>, double2, float2>;
+
+// `count` subbands on the device. Sample (y, x) of subband i is
+//   real input:    data[i * subband_stride + y * pitch + x]
+//   complex input: |z| * scale with z = (data[2k], data[2k + 1]),
+//                  k = i * subband_stride + y * pitch + x
+// (pitch and subband_stride count samples, i.e. complex elements for complex input).
+// The complex form reads an unnormalised inverse FFT and fuses the 1/(MN) and the modulus
+// (spec §4.3) into the statistics' loads: |z| is evaluated as sqrt((re*s)^2 + (im*s)^2), the
+// CPU path's order, with no FMA contraction.
+template <class Real>
+struct A5Input {
+  const Real* data = nullptr;
+  bool complex_modulus = false;
+  Real scale = 1;
+  std::ptrdiff_t pitch = 0;
+  std::ptrdiff_t subband_stride = 0;
+  int count = 0;
+};
+
+// Three planes per subband, each grid.rows x grid.cols with rows `pitch` elements apart:
+// std[i * subband_stride + by * pitch + bx], likewise skew and kurt.
+template <class Real>
+struct A5Output {
+  Real* std = nullptr;
+  Real* skew = nullptr;
+  Real* kurt = nullptr;
+  std::ptrdiff_t pitch = 0;
+  std::ptrdiff_t subband_stride = 0;
+};
+
+// Enqueues the statistics of all in.count subbands on `stream` (asynchronous, no sync). The
+// grid describes the subbands' shape. Throws GpuError on a launch failure.
+template <class Real>
+using A5LaunchFn = void (*)(const A5Input<Real>& in, const A5Output<Real>& out,
+                            const BlockGrid& grid, cudaStream_t stream);
+
+template <class Real>
+struct A5Variant {
+  const char* name;
+  A5LaunchFn<Real> launch;
+  const char* note;
+};
+
+// The registry for one precision (double and float are instantiated), in the order of
+// kA5Variants (appearance/a5_bench.h).
+template <class Real>
+const std::vector<A5Variant<Real>>& a5_variants();
+
+// The row named `name`; "" selects kA5DefaultVariant. Throws InvalidArgument listing the
+// registered names when there is no such row.
+template <class Real>
+const A5Variant<Real>& find_a5_variant(const std::string& name);
+
+// Launch functions, one per variant (registered in a5_registry_cuda.cu).
+template <class Real>
+void launch_a5_original(const A5Input<Real>& in, const A5Output<Real>& out,
+                        const BlockGrid& grid, cudaStream_t stream);
+template <class Real>
+void launch_a5_shared(const A5Input<Real>& in, const A5Output<Real>& out,
+                      const BlockGrid& grid, cudaStream_t stream);
+template <class Real>
+void launch_a5_direct(const A5Input<Real>& in, const A5Output<Real>& out,
+                      const BlockGrid& grid, cudaStream_t stream);
+template <class Real>
+void launch_a5_fast(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
+                    cudaStream_t stream);
+
+}  // namespace mad::appearance

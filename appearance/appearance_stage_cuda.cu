@@ -1,0 +1,220 @@
+// The GPU appearance stage (spec §4): construction (bank, plans, scratch) and the per-image
+// sequence of FFTs and kernels. See appearance_stage_cuda.h for the data flow.
+//
+// Memory. The 20 complex subbands of an image would be 80 MB at 512x512 in double; the stage
+// holds one scale's 4 at a time (16.8 MB), transforms them with one batched inverse plan and
+// reduces them to block statistics before the next scale overwrites them. The forward R2C runs
+// in place in the half-spectrum buffer (the raw image is first copied into it with the padded
+// row pitch cuFFT expects), and both plans share one work area.
+#include "appearance/appearance_stage_cuda.h"
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+
+#include "appearance/appearance_kernels_cuda.h"
+#include "appearance/log_gabor.h"
+#include "common/cuda_check.h"
+#include "common/error.h"
+
+namespace mad::appearance {
+namespace {
+
+template <class Real>
+struct CufftOps;
+
+template <>
+struct CufftOps<double> {
+  static constexpr cufftType kForward = CUFFT_D2Z;
+  static constexpr cufftType kInverse = CUFFT_Z2Z;
+  static cufftResult forward(cufftHandle h, double* in, cufftDoubleComplex* out) {
+    return cufftExecD2Z(h, in, out);
+  }
+  static cufftResult inverse(cufftHandle h, cufftDoubleComplex* data) {
+    return cufftExecZ2Z(h, data, data, CUFFT_INVERSE);
+  }
+};
+
+template <>
+struct CufftOps<float> {
+  static constexpr cufftType kForward = CUFFT_R2C;
+  static constexpr cufftType kInverse = CUFFT_C2C;
+  static cufftResult forward(cufftHandle h, float* in, cufftComplex* out) {
+    return cufftExecR2C(h, in, out);
+  }
+  static cufftResult inverse(cufftHandle h, cufftComplex* data) {
+    return cufftExecC2C(h, data, data, CUFFT_INVERSE);
+  }
+};
+
+void check_shape(int width, int height) {
+  if (width < kMinImageSide || height < kMinImageSide)
+    throw InvalidArgument("GPU appearance stage: images must be at least 34x34 (got " +
+                          std::to_string(width) + "x" + std::to_string(height) + ")");
+  // cuFFT's 32-bit plan interface takes the padded real plane's size as an int.
+  if (static_cast<long long>(height) * 2 * (width / 2 + 1) > INT_MAX)
+    throw InvalidArgument("GPU appearance stage: image too large");
+}
+
+}  // namespace
+
+template <class Real>
+AppearanceStageCuda<Real>::AppearanceStageCuda(int width, int height, cudaStream_t stream,
+                                               const std::string& a5_variant)
+    : grid_(width, height), variant_(&find_a5_variant<Real>(a5_variant)) {
+  check_shape(width, height);
+  bank_ = std::make_shared<const LogGaborBankCuda<Real>>(width, height, stream);
+  allocate_and_plan();
+}
+
+template <class Real>
+AppearanceStageCuda<Real>::AppearanceStageCuda(
+    std::shared_ptr<const LogGaborBankCuda<Real>> bank, const std::string& a5_variant)
+    : grid_(bank ? bank->width() : 0, bank ? bank->height() : 0),
+      bank_(std::move(bank)),
+      variant_(&find_a5_variant<Real>(a5_variant)) {
+  if (!bank_) throw InvalidArgument("GPU appearance stage: null log-Gabor bank");
+  check_shape(width(), height());
+  allocate_and_plan();
+}
+
+template <class Real>
+void AppearanceStageCuda<Real>::allocate_and_plan() {
+  using Ops = CufftOps<Real>;
+  const int w = width(), h = height();
+  half_width_ = w / 2 + 1;
+  const std::size_t plane = static_cast<std::size_t>(w) * h;
+  const std::size_t blocks = grid_.count();
+  spectrum_ = cuda::DeviceBuffer<Complex>(static_cast<std::size_t>(h) * half_width_);
+  subbands_ = cuda::DeviceBuffer<Complex>(kOrientations * plane);
+  ref_stats_ = cuda::DeviceBuffer<Real>(3 * kSubbands * blocks);
+  dst_stats_ = cuda::DeviceBuffer<Real>(3 * kOrientations * blocks);
+  eta_ = cuda::DeviceBuffer<Real>(blocks);
+
+  // Forward: one in-place R2C; the real input rows are padded to 2*(N/2+1) values.
+  int n[2] = {h, w};
+  int real_embed[2] = {h, 2 * half_width_};
+  int half_embed[2] = {h, half_width_};
+  std::size_t forward_work = 0, inverse_work = 0;
+  MAD_CUFFT_CHECK(cufftSetAutoAllocation(forward_plan_.get(), 0));
+  MAD_CUFFT_CHECK(cufftSetAutoAllocation(inverse_plan_.get(), 0));
+  MAD_CUFFT_CHECK(cufftMakePlanMany(forward_plan_.get(), 2, n, real_embed, 1,
+                                    h * 2 * half_width_, half_embed, 1, h * half_width_,
+                                    Ops::kForward, 1, &forward_work));
+  // Inverse: the 4 orientations of one scale in one batched C2C (contiguous planes).
+  MAD_CUFFT_CHECK(cufftMakePlanMany(inverse_plan_.get(), 2, n, nullptr, 1, 0, nullptr, 1, 0,
+                                    Ops::kInverse, kOrientations, &inverse_work));
+  // The plans run one after the other on one stream, so they can share one work area. With
+  // auto-allocation off a plan must always be given one, so it is never empty.
+  constexpr std::size_t kMinWork = 256;
+  fft_work_ = cuda::DeviceBuffer<unsigned char>(std::max({forward_work, inverse_work, kMinWork}));
+  MAD_CUFFT_CHECK(cufftSetWorkArea(forward_plan_.get(), fft_work_.get()));
+  MAD_CUFFT_CHECK(cufftSetWorkArea(inverse_plan_.get(), fft_work_.get()));
+}
+
+template <class Real>
+typename AppearanceStageCuda<Real>::Memory AppearanceStageCuda<Real>::device_memory() const {
+  Memory m;
+  m.bank = bank_->device_bytes();
+  m.spectrum = spectrum_.bytes();
+  m.subbands = subbands_.bytes();
+  m.fft_work = fft_work_.bytes();
+  m.reference_stats = ref_stats_.bytes();
+  m.distorted_stats = dst_stats_.bytes();
+  m.eta = eta_.bytes();
+  return m;
+}
+
+template <class Real>
+void AppearanceStageCuda<Real>::forward_spectrum(const Real* d_raw, cudaStream_t stream) {
+  const std::size_t row_bytes = static_cast<std::size_t>(width()) * sizeof(Real);
+  MAD_CUDA_CHECK(cudaMemcpy2DAsync(spectrum_.get(), 2 * half_width_ * sizeof(Real), d_raw,
+                                   row_bytes, row_bytes, height(), cudaMemcpyDeviceToDevice,
+                                   stream));
+  MAD_CUFFT_CHECK(cufftSetStream(forward_plan_.get(), stream));
+  MAD_CUFFT_CHECK(CufftOps<Real>::forward(forward_plan_.get(),
+                                          reinterpret_cast<Real*>(spectrum_.get()),
+                                          spectrum_.get()));
+}
+
+template <class Real>
+void AppearanceStageCuda<Real>::scale_subbands(int scale, cudaStream_t stream) {
+  detail::launch_filter_scale<Real>(spectrum_.get(), half_width_, *bank_, scale, subbands_.get(),
+                                    stream);
+  MAD_CUFFT_CHECK(cufftSetStream(inverse_plan_.get(), stream));
+  MAD_CUFFT_CHECK(CufftOps<Real>::inverse(inverse_plan_.get(), subbands_.get()));
+}
+
+template <class Real>
+A5Input<Real> AppearanceStageCuda<Real>::subband_input() const {
+  A5Input<Real> in;
+  in.data = reinterpret_cast<const Real*>(subbands_.get());
+  in.complex_modulus = true;
+  in.scale = static_cast<Real>(1.0 / (static_cast<double>(width()) * height()));  // §4.3
+  in.pitch = width();
+  in.subband_stride = static_cast<std::ptrdiff_t>(width()) * height();
+  in.count = kOrientations;
+  return in;
+}
+
+template <class Real>
+void AppearanceStageCuda<Real>::prepare_reference(const Real* d_ref_raw, cudaStream_t stream) {
+  if (!d_ref_raw) throw InvalidArgument("prepare_reference: null image");
+  has_reference_ = false;
+  const std::ptrdiff_t blocks = static_cast<std::ptrdiff_t>(grid_.count());
+  forward_spectrum(d_ref_raw, stream);
+  for (int s = 0; s < kScales; ++s) {
+    scale_subbands(s, stream);
+    const std::ptrdiff_t first = subband_index(s, 0);
+    A5Output<Real> out;
+    out.std = ref_stats_.get() + first * blocks;
+    out.skew = ref_stats_.get() + (kSubbands + first) * blocks;
+    out.kurt = ref_stats_.get() + (2 * kSubbands + first) * blocks;
+    out.pitch = grid_.cols;
+    out.subband_stride = blocks;
+    variant_->launch(subband_input(), out, grid_, stream);
+  }
+  has_reference_ = true;
+}
+
+template <class Real>
+void AppearanceStageCuda<Real>::run_distorted(const Real* d_dst_raw, double* d_sum_sq,
+                                              Real* d_map_or_null, cudaStream_t stream) {
+  if (!has_reference_) throw InvalidArgument("run_distorted: no reference prepared");
+  if (!d_dst_raw || !d_sum_sq) throw InvalidArgument("run_distorted: null pointer");
+  const std::ptrdiff_t blocks = static_cast<std::ptrdiff_t>(grid_.count());
+  A5Output<Real> out;
+  out.std = dst_stats_.get();
+  out.skew = dst_stats_.get() + kOrientations * blocks;
+  out.kurt = dst_stats_.get() + 2 * kOrientations * blocks;
+  out.pitch = grid_.cols;
+  out.subband_stride = blocks;
+
+  forward_spectrum(d_dst_raw, stream);
+  for (int s = 0; s < kScales; ++s) {
+    scale_subbands(s, stream);
+    variant_->launch(subband_input(), out, grid_, stream);
+    detail::launch_accumulate_scale<Real>(ref_stats_.get(), dst_stats_.get(), grid_.count(), s,
+                                          s == 0, eta_.get(), stream);
+  }
+  detail::launch_pool_crop<Real>(eta_.get(), grid_, d_sum_sq, stream);
+  if (d_map_or_null) detail::launch_expand_tiles<Real>(eta_.get(), grid_, d_map_or_null, stream);
+}
+
+template <class Real>
+void AppearanceStageCuda<Real>::run(const Real* d_ref_raw, const Real* d_dst_raw,
+                                    double* d_sum_sq, Real* d_map_or_null,
+                                    cudaStream_t stream) {
+  prepare_reference(d_ref_raw, stream);
+  run_distorted(d_dst_raw, d_sum_sq, d_map_or_null, stream);
+}
+
+template <class Real>
+double AppearanceStageCuda<Real>::d_appear_from_sum(double sum_sq) const {
+  return std::sqrt(sum_sq / static_cast<double>(grid_.crop_count()));
+}
+
+template class AppearanceStageCuda<double>;
+template class AppearanceStageCuda<float>;
+
+}  // namespace mad::appearance

@@ -1,0 +1,225 @@
+// Every registered A5 variant (appearance/a5_variants_cuda.h) against the CPU block statistics
+// (subband_block_stats_cpu, spec §4.4) on seeded random and real subbands at awkward sizes,
+// several subbands per launch, outputs poisoned with NaN first so an unwritten block fails.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "appearance/a5_bench.h"
+#include "appearance/a5_variants_cuda.h"
+#include "common/error.h"
+#include "tests/appearance/a5_check_cuda.h"
+
+namespace mad::appearance {
+namespace {
+
+using namespace a5_test;
+
+TEST(A5VariantsCuda, RegistryMatchesTheCudaFreeTable) {
+  // Needs no device: the registry is host data.
+  ASSERT_EQ(static_cast<int>(a5_variants<double>().size()), kA5VariantCount);
+  ASSERT_EQ(static_cast<int>(a5_variants<float>().size()), kA5VariantCount);
+  for (int k = 0; k < kA5VariantCount; ++k) {
+    EXPECT_STREQ(a5_variants<double>()[k].name, kA5Variants[k].name);
+    EXPECT_STREQ(a5_variants<float>()[k].name, kA5Variants[k].name);
+    EXPECT_STREQ(a5_variants<double>()[k].note, kA5Variants[k].note);
+    EXPECT_NE(a5_variants<double>()[k].launch, nullptr);
+  }
+  EXPECT_STREQ(find_a5_variant<double>("").name, kA5DefaultVariant);
+  EXPECT_STREQ(find_a5_variant<float>("a5-shared").name, "a5-shared");
+  EXPECT_THROW(find_a5_variant<double>("a5-nonexistent"), InvalidArgument);
+  EXPECT_NE(describe_a5_variants().find(std::string("* ") + kA5DefaultVariant),
+            std::string::npos);
+}
+
+TEST(A5VariantsCuda, DoubleMatchesCpuOnRandomSubbands) {
+  MAD_REQUIRE_GPU();
+  check_all_variants<double>(false);
+}
+
+TEST(A5VariantsCuda, DoubleMatchesCpuOnRealSubbands) {
+  MAD_REQUIRE_GPU();
+  check_all_variants<double>(true);
+}
+
+TEST(A5VariantsCuda, FloatWithinDocumentedBoundOnRandomSubbands) {
+  MAD_REQUIRE_GPU();
+  check_all_variants<float>(false);
+}
+
+TEST(A5VariantsCuda, FloatWithinDocumentedBoundOnRealSubbands) {
+  MAD_REQUIRE_GPU();
+  check_all_variants<float>(true);
+}
+
+TEST(A5VariantsCuda, PaddedPitchAndSubbandGapAreHonoured) {
+  MAD_REQUIRE_GPU();
+  const Shape s{61, 47};
+  const auto subbands = random_subbands(s, 99);
+  for (const A5Variant<double>& v : a5_variants<double>())
+    check_variant<double>(v, subbands, true, "padded 61x47");
+  for (const A5Variant<float>& v : a5_variants<float>())
+    check_variant<float>(v, subbands, true, "padded 61x47");
+}
+
+// Complex input: statistics of |z * scale| with the modulus fused into the loads, against
+// the CPU statistics of the same modulus computed on the host in the CPU path's order.
+template <class Real>
+void check_complex_input(const Shape& s) {
+  std::mt19937 rng(77);
+  std::normal_distribution<double> dist(0.0, 1000.0);
+  constexpr int kCount = 2;
+  const Real scale = static_cast<Real>(1.0 / (static_cast<double>(s.width) * s.height));
+  const std::size_t plane = static_cast<std::size_t>(s.width) * s.height;
+  std::vector<Real> host(2 * plane * kCount);
+  std::vector<Image<double>> modulus;
+  for (int i = 0; i < kCount; ++i) {
+    Image<double> m(s.width, s.height);
+    for (std::size_t k = 0; k < plane; ++k) {
+      const Real re = static_cast<Real>(dist(rng)), im = static_cast<Real>(dist(rng));
+      host[2 * (i * plane + k)] = re;
+      host[2 * (i * plane + k) + 1] = im;
+      // Scaled parts, rounded products, rounded sum, sqrt in Real: the device's order (the
+      // host build contracts nothing into FMAs), so both see the same moduli bit for bit.
+      const Real sr = re * scale, si = im * scale;
+      const Real sum = sr * sr + si * si;
+      m.data()[k] = static_cast<double>(std::sqrt(sum));
+    }
+    modulus.push_back(std::move(m));
+  }
+  cuda::Stream stream;
+  const auto d_in = gpu_test::upload(host, stream.get());
+  const BlockGrid grid(s.width, s.height);
+  const std::size_t blocks = grid.count();
+  for (const A5Variant<Real>& v : a5_variants<Real>()) {
+    cuda::DeviceBuffer<Real> d_out(3 * blocks * kCount);
+    gpu_test::poison(d_out.get(), d_out.size(), stream.get());
+    A5Input<Real> in;
+    in.data = d_in.get();
+    in.complex_modulus = true;
+    in.scale = scale;
+    in.pitch = s.width;
+    in.subband_stride = static_cast<std::ptrdiff_t>(plane);
+    in.count = kCount;
+    A5Output<Real> out;
+    out.std = d_out.get();
+    out.skew = d_out.get() + blocks * kCount;
+    out.kurt = d_out.get() + 2 * blocks * kCount;
+    out.pitch = grid.cols;
+    out.subband_stride = static_cast<std::ptrdiff_t>(blocks);
+    v.launch(in, out, grid, stream.get());
+    const auto got = gpu_test::download(d_out.get(), d_out.size(), stream.get());
+    for (int i = 0; i < kCount; ++i) {
+      const std::string bad =
+          compare<Real>(cpu_stats(modulus[i].cview()), got.data() + i * blocks,
+                        got.data() + (kCount + i) * blocks, got.data() + (2 * kCount + i) * blocks,
+                        grid.cols, grid);
+      EXPECT_TRUE(bad.empty()) << v.name << " complex " << shape_name(s) << " subband " << i
+                               << ": " << bad;
+    }
+  }
+}
+
+TEST(A5VariantsCuda, ComplexInputFusesModulusAndScale) {
+  MAD_REQUIRE_GPU();
+  for (const Shape& s : {Shape{35, 61}, Shape{512, 384}}) {
+    check_complex_input<double>(s);
+    check_complex_input<float>(s);
+  }
+}
+
+TEST(A5VariantsCuda, RepeatedLaunchesAreBitIdentical) {
+  MAD_REQUIRE_GPU();
+  const Shape s{257, 333};
+  const auto subbands = real_subbands(s);
+  const BlockGrid grid(s.width, s.height);
+  const std::size_t plane = static_cast<std::size_t>(s.width) * s.height;
+  std::vector<double> host;
+  for (const auto& img : subbands) host.insert(host.end(), img.data(), img.data() + plane);
+  cuda::Stream stream;
+  const auto d_in = gpu_test::upload(host, stream.get());
+  const std::size_t n = 3 * grid.count() * subbands.size();
+  for (const A5Variant<double>& v : a5_variants<double>()) {
+    std::vector<double> first;
+    for (int run = 0; run < 3; ++run) {
+      cuda::DeviceBuffer<double> d_out(n);
+      gpu_test::poison(d_out.get(), n, stream.get());
+      A5Input<double> in;
+      in.data = d_in.get();
+      in.pitch = s.width;
+      in.subband_stride = static_cast<std::ptrdiff_t>(plane);
+      in.count = static_cast<int>(subbands.size());
+      A5Output<double> out;
+      out.std = d_out.get();
+      out.skew = d_out.get() + grid.count() * subbands.size();
+      out.kurt = d_out.get() + 2 * grid.count() * subbands.size();
+      out.pitch = grid.cols;
+      out.subband_stride = static_cast<std::ptrdiff_t>(grid.count());
+      v.launch(in, out, grid, stream.get());
+      auto got = gpu_test::download(d_out.get(), n, stream.get());
+      if (run == 0) {
+        first = std::move(got);
+      } else {
+        EXPECT_EQ(0, std::memcmp(first.data(), got.data(), n * sizeof(double))) << v.name;
+      }
+    }
+  }
+}
+
+TEST(A5VariantsCuda, ImagesBelowSixteenLaunchNothing) {
+  MAD_REQUIRE_GPU();
+  const BlockGrid grid(15, 40);
+  ASSERT_EQ(grid.count(), 0u);
+  cuda::Stream stream;
+  cuda::DeviceBuffer<double> d_in(15 * 40);
+  cuda::DeviceBuffer<double> d_out(3);
+  gpu_test::poison(d_out.get(), 3, stream.get());
+  A5Input<double> in;
+  in.data = d_in.get();
+  in.pitch = 15;
+  in.count = 1;
+  A5Output<double> out{d_out.get(), d_out.get() + 1, d_out.get() + 2, 1, 1};
+  for (const A5Variant<double>& v : a5_variants<double>()) {
+    EXPECT_NO_THROW(v.launch(in, out, grid, stream.get())) << v.name;
+  }
+  const auto got = gpu_test::download(d_out.get(), 3, stream.get());
+  for (double g : got) EXPECT_TRUE(std::isnan(g));
+}
+
+TEST(A5VariantsCuda, BenchTimesEveryVariant) {
+  MAD_REQUIRE_GPU();
+  const auto images = random_subbands(Shape{64, 48}, 5);
+  std::vector<ImageView<const double>> views;
+  for (const auto& img : images) views.push_back(img.cview());
+  A5BenchOptions options;
+  options.warmup_runs = 1;
+  options.timed_runs = 3;
+  for (bool single : {false, true}) {
+    options.single_precision = single;
+    const std::vector<A5BenchResult> results = a5_bench(views, options);
+    ASSERT_EQ(static_cast<int>(results.size()), kA5VariantCount);
+    for (int k = 0; k < kA5VariantCount; ++k) {
+      const A5BenchResult& r = results[k];
+      EXPECT_EQ(r.variant, kA5Variants[k].name);
+      EXPECT_EQ(r.precision, single ? "float" : "double");
+      EXPECT_EQ(r.subbands, 3);
+      EXPECT_EQ(r.blocks, BlockGrid(64, 48).count());
+      EXPECT_GT(r.min_ms, 0.0) << r.variant;
+      EXPECT_LE(r.min_ms, r.median_ms);
+      EXPECT_LE(r.median_ms, r.max_ms);
+      EXPECT_GT(r.gvisits_per_s, 0.0);
+    }
+  }
+  options.variants = {"a5-nonexistent"};
+  EXPECT_THROW(a5_bench(views, options), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace mad::appearance

@@ -1,0 +1,36 @@
+// A tiny 8-bit gray PNG reader for the appearance tests, through libpng's simplified API. The
+// product's image loader lives elsewhere; these tests deliberately do not depend on it.
+#pragma once
+
+#include <png.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "common/image.h"
+
+namespace mad::appearance_test {
+
+// Reads an 8-bit gray PNG as raw values 0..255 in doubles. Anything else (colour, 16-bit,
+// palette) is refused rather than converted, so a test never sees a silently altered image.
+inline Image<double> read_gray8_png(const std::string& path) {
+  png_image image{};
+  image.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file(&image, path.c_str()))
+    throw std::runtime_error("cannot read " + path + ": " + image.message);
+  if (image.format != PNG_FORMAT_GRAY || (image.flags & PNG_IMAGE_FLAG_16BIT_sRGB) != 0) {
+    png_image_free(&image);
+    throw std::runtime_error(path + " is not an 8-bit gray PNG");
+  }
+  std::vector<png_byte> pixels(PNG_IMAGE_SIZE(image));
+  if (!png_image_finish_read(&image, nullptr, pixels.data(), 0, nullptr))
+    throw std::runtime_error("cannot decode " + path + ": " + image.message);
+  Image<double> out(static_cast<int>(image.width), static_cast<int>(image.height));
+  for (int y = 0; y < out.height(); ++y)
+    for (int x = 0; x < out.width(); ++x)
+      out(y, x) = pixels[static_cast<std::size_t>(y) * image.width + x];
+  return out;
+}
+
+}  // namespace mad::appearance_test
