@@ -21,5 +21,7 @@ struct Subcommand {
 
 Subcommand add_score_command(CLI::App& root);   // tools/cli_score.cpp
 Subcommand add_kernel_command(CLI::App& root);  // tools/cli_kernel.cpp
+Subcommand add_bench_command(CLI::App& root);   // tools/cli_bench.cpp
+Subcommand add_eval_command(CLI::App& root);    // tools/cli_eval.cpp
 
 }  // namespace mad::cli

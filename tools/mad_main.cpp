@@ -16,6 +16,8 @@ int main(int argc, char** argv) {
   std::vector<mad::cli::Subcommand> commands = {
       mad::cli::add_score_command(app),
       mad::cli::add_kernel_command(app),
+      mad::cli::add_bench_command(app),
+      mad::cli::add_eval_command(app),
   };
   try {
     app.parse(argc, argv);
