@@ -50,6 +50,7 @@ GrayImage to_gray(DecodedImage&& decoded) {
   // uint16), then scaled like a gray sample, so 8- and 16-bit files follow one rule.
   const bool wide = decoded.bit_depth == 16;
   const double max_sample = wide ? 65535.0 : 255.0;
+  if (!wide) out.gray8.resize(static_cast<std::size_t>(decoded.width) * decoded.height);
 
   for (int y = 0; y < decoded.height; ++y) {
     double* row = out.pixels.row(y);
@@ -62,6 +63,7 @@ GrayImage to_gray(DecodedImage&& decoded) {
       const double gray =
           colour ? weighted_round(sample(0), sample(1), sample(2), max_sample) : sample(0);
       row[x] = wide ? gray * 255.0 / 65535.0 : gray;  // as written in §14, no precomputed ratio
+      if (!wide) out.gray8[static_cast<std::size_t>(y) * decoded.width + x] = static_cast<std::uint8_t>(gray);
     }
   }
   return out;

@@ -22,6 +22,9 @@ struct GrayImage {
   int bit_depth = 8;          // bits per sample of the file (8 or 16)
   int source_channels = 1;    // 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA
   std::vector<std::string> notes;  // non-fatal remarks (e.g. "alpha channel ignored")
+  // The same gray plane as uint8 (width*height, tightly packed) when the image is 8-bit, else
+  // empty. The GPU backend uploads this: an eighth of the bytes, and no scan of the doubles.
+  std::vector<std::uint8_t> gray8;
   bool is_8bit() const { return bit_depth <= 8; }
 };
 

@@ -69,7 +69,7 @@ std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
   if (!e.done) {
     while (gpu_->in_flight() >= static_cast<std::size_t>(gpu_->slots())) complete_oldest_gpu();
     e.start = now_seconds();
-    e.ticket = gpu_->submit(ref->pixels.cview(), dst->pixels.cview(),
+    e.ticket = gpu_->submit(gpu_input(*ref), gpu_input(*dst),
                             e.finished.result.input_class == InputClass::Uint8, options_.want_maps);
     if (gpu_->last_reused_reference()) ++reuses_;
     e.ref = std::move(ref);

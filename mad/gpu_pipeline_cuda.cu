@@ -49,9 +49,10 @@ PairSlot<Real>::PairSlot(int width, int height, const std::string& a5_variant,
       appearance_(bank ? appearance::AppearanceStageCuda<Real>(std::move(bank), a5_variant)
                        : appearance::AppearanceStageCuda<Real>(width, height, stream_.get(),
                                                                a5_variant)),
-      host_u8_(2 * pixels_), host_f64_(2 * pixels_), dev_u8_(2 * pixels_),
-      dev_f64_(2 * pixels_), dev_images_(2 * pixels_), dev_sums_(2), dev_maps_(2 * pixels_),
-      host_sums_(2), host_maps_(2 * pixels_), done_(cudaEventDisableTiming) {}
+      host_u8_(2 * pixels_), dev_u8_(2 * pixels_), dev_images_(2 * pixels_), dev_sums_(2),
+      host_sums_(2), done_(cudaEventDisableTiming) {}
+// The double staging (images of more than 8 bits) and the map buffers are allocated the first
+// time they are needed: most pairs need neither, and they would double the slot's memory.
 
 template <class Real>
 std::size_t PairSlot<Real>::device_bytes() const {
@@ -60,36 +61,19 @@ std::size_t PairSlot<Real>::device_bytes() const {
          dev_maps_.bytes();
 }
 
-template <class Real>
-bool PairSlot<Real>::pack(ImageView<const double> src, std::uint8_t* u8, double* f64, bool as_u8,
-                          bool compare) {
-  bool changed = !compare;
-  for (int y = 0; y < height_; ++y) {
-    const double* row = src.row(y);
-    const std::size_t base = static_cast<std::size_t>(y) * width_;
-    if (as_u8) {
-      for (int x = 0; x < width_; ++x) {
-        const auto v = static_cast<std::uint8_t>(row[x]);
-        changed |= u8[base + x] != v;
-        u8[base + x] = v;
-      }
-    } else {
-      if (compare && !changed)
-        changed = std::memcmp(f64 + base, row, sizeof(double) * width_) != 0;
-      std::memcpy(f64 + base, row, sizeof(double) * width_);
-    }
-  }
-  return changed;
-}
-
 namespace {
-// An image travels as uint8 when every value is an integer in 0..255 (8-bit files always are).
-bool fits_uint8(ImageView<const double> img) {
+// Writes `img` into `u8` when every value is an integer in 0..255 (8-bit files always are);
+// returns false (u8 partly written) otherwise. Casting and comparing back avoids floor(),
+// which is a libm call on baseline x86-64.
+bool narrow_to_u8(ImageView<const double> img, std::uint8_t* u8) {
   for (int y = 0; y < img.height; ++y) {
     const double* row = img.row(y);
+    std::uint8_t* out = u8 + static_cast<std::size_t>(y) * img.width;
     for (int x = 0; x < img.width; ++x) {
       const double v = row[x];
-      if (!(v >= 0.0 && v <= 255.0) || v != std::floor(v)) return false;
+      const auto b = static_cast<std::uint8_t>(v >= 0.0 && v <= 255.0 ? v : 0.0);
+      if (static_cast<double>(b) != v) return false;
+      out[x] = b;
     }
   }
   return true;
@@ -97,22 +81,62 @@ bool fits_uint8(ImageView<const double> img) {
 }  // namespace
 
 template <class Real>
-void PairSlot<Real>::submit(ImageView<const double> ref, ImageView<const double> dst,
-                            bool uint8_luminance, bool want_maps) {
+bool PairSlot<Real>::pack(const GpuInput& src, int role, bool compare, bool& as_u8) {
+  std::uint8_t* u8 = host_u8_.get() + role * pixels_;
+  // Compare before overwriting: the staging still holds the previous image of this role.
+  if (src.gray8) {
+    as_u8 = true;
+    const bool changed = !compare || std::memcmp(u8, src.gray8, pixels_) != 0;
+    if (changed) std::memcpy(u8, src.gray8, pixels_);
+    return changed;
+  }
+  if (compare) {
+    // No uint8 plane given: narrow into a scratch copy first so the comparison stays possible.
+    narrow_scratch_.resize(pixels_);
+    if (narrow_to_u8(src.pixels, narrow_scratch_.data())) {
+      as_u8 = true;
+      const bool changed = std::memcmp(u8, narrow_scratch_.data(), pixels_) != 0;
+      if (changed) std::memcpy(u8, narrow_scratch_.data(), pixels_);
+      return changed;
+    }
+  } else if (narrow_to_u8(src.pixels, u8)) {
+    as_u8 = true;
+    return true;
+  }
+  as_u8 = false;
+  if (host_f64_.size() == 0) {
+    host_f64_ = cuda::PinnedBuffer<double>(2 * pixels_);
+    dev_f64_ = cuda::DeviceBuffer<double>(2 * pixels_);
+  }
+  double* f64 = host_f64_.get() + role * pixels_;
+  bool changed = !compare;
+  for (int y = 0; y < height_; ++y) {
+    const double* row = src.pixels.row(y);
+    double* out = f64 + static_cast<std::size_t>(y) * width_;
+    if (!changed) changed = std::memcmp(out, row, sizeof(double) * width_) != 0;
+    std::memcpy(out, row, sizeof(double) * width_);
+  }
+  return changed;
+}
+
+template <class Real>
+void PairSlot<Real>::submit(const GpuInput& ref_in, const GpuInput& dst_in, bool uint8_luminance,
+                            bool want_maps) {
+  const ImageView<const double>& ref = ref_in.pixels;
+  const ImageView<const double>& dst = dst_in.pixels;
   if (busy_) throw Error("PairSlot::submit on a busy slot");
   if (ref.width != width_ || ref.height != height_ || dst.width != width_ ||
       dst.height != height_)
     throw InvalidArgument("PairSlot: image shape differs from the slot's");
-  const bool ref_u8 = fits_uint8(ref);
-  const bool dst_u8 = fits_uint8(dst);
   cudaStream_t s = stream_.get();
 
   // The reference side is reused only when the same pixels travel the same way and the
   // luminance rule is unchanged.
-  const bool comparable = have_reference_ && reference_was_u8_ == ref_u8 &&
-                          reference_uint8_luminance_ == uint8_luminance;
-  const bool ref_changed = pack(ref, host_u8_.get(), host_f64_.get(), ref_u8, comparable);
-  pack(dst, host_u8_.get() + pixels_, host_f64_.get() + pixels_, dst_u8, false);
+  bool ref_u8 = false, dst_u8 = false;
+  const bool comparable = have_reference_ && reference_uint8_luminance_ == uint8_luminance;
+  bool ref_changed = pack(ref_in, 0, comparable, ref_u8);
+  if (comparable && ref_u8 != reference_was_u8_) ref_changed = true;
+  pack(dst_in, 1, false, dst_u8);
   reused_reference_ = !ref_changed;
 
   Real* d_ref = dev_images_.get();
@@ -137,6 +161,10 @@ void PairSlot<Real>::submit(ImageView<const double> ref, ImageView<const double>
     have_reference_ = true;
     reference_was_u8_ = ref_u8;
     reference_uint8_luminance_ = uint8_luminance;
+  }
+  if (want_maps && dev_maps_.size() == 0) {
+    dev_maps_ = cuda::DeviceBuffer<Real>(2 * pixels_);
+    host_maps_ = cuda::PinnedBuffer<Real>(2 * pixels_);
   }
   Real* map_hi = want_maps ? dev_maps_.get() : nullptr;
   Real* map_lo = want_maps ? dev_maps_.get() + pixels_ : nullptr;

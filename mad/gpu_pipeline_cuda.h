@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "appearance/appearance_stage_cuda.h"
 #include "common/cuda_resources.h"
@@ -42,16 +43,17 @@ class PairSlot {
   std::size_t device_bytes() const;
 
   // Enqueues one pair. The slot must not be busy. Host views are read before returning.
-  void submit(ImageView<const double> ref, ImageView<const double> dst, bool uint8_luminance,
-              bool want_maps);
+  void submit(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance, bool want_maps);
   // Waits for the submitted pair and returns its indices (and maps when asked).
   GpuStageOutputs collect();
   // True when the last submit reused the reference side.
   bool reused_reference() const { return reused_reference_; }
 
  private:
-  // Packs `src` into staging; returns true when it differs from what staging held.
-  bool pack(ImageView<const double> src, std::uint8_t* u8, double* f64, bool as_u8, bool compare);
+  // Packs `src` into staging (uint8 when it is 8-bit, else double); returns true when it
+  // differs from what staging held (or `compare` is false). Sets `as_u8`.
+  // role: 0 reference, 1 distorted (their halves of the staging).
+  bool pack(const GpuInput& src, int role, bool compare, bool& as_u8);
 
   int width_, height_;
   std::size_t pixels_;
@@ -74,6 +76,7 @@ class PairSlot {
   bool reference_was_u8_ = false;
   bool reference_uint8_luminance_ = false;
   bool reused_reference_ = false;
+  std::vector<std::uint8_t> narrow_scratch_;  // see pack()
 };
 
 extern template class PairSlot<double>;

@@ -12,6 +12,15 @@
 
 namespace mad {
 
+// One image as the GPU backend takes it: the double plane and, for 8-bit images, the same
+// values as uint8 (width*height, tightly packed), which is what travels to the device.
+struct GpuInput {
+  GpuInput() = default;
+  GpuInput(ImageView<const double> p, const std::uint8_t* g8 = nullptr) : pixels(p), gray8(g8) {}
+  ImageView<const double> pixels;
+  const std::uint8_t* gray8 = nullptr;  // null: derived from `pixels` when they fit uint8
+};
+
 struct GpuStageOutputs {
   double d_detect = 0.0;  // unscaled
   double d_appear = 0.0;
@@ -31,8 +40,8 @@ class GpuScorer {
   // Uploads both images once, runs both stages on the device and reads back the two indices
   // (and the maps when asked). Stages are cached per shape. The reference side is reused when
   // `ref` is the same image (same pixels) as in the previous call.
-  GpuStageOutputs run(ImageView<const double> ref, ImageView<const double> dst,
-                      bool uint8_luminance, bool want_maps);
+  GpuStageOutputs run(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance,
+                      bool want_maps);
   const std::string& a5_variant() const;
 
   // Asynchronous use for batches: submit() packs and enqueues a pair on the next free slot of
@@ -40,8 +49,8 @@ class GpuScorer {
   // overlaps another's compute) and returns a ticket; collect() waits for a ticket's outputs.
   // Tickets must be collected in submission order, and at most slots() may be outstanding
   // (submit throws otherwise). Results are bit-identical to run().
-  std::uint64_t submit(ImageView<const double> ref, ImageView<const double> dst,
-                       bool uint8_luminance, bool want_maps);
+  std::uint64_t submit(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance,
+                       bool want_maps);
   GpuStageOutputs collect(std::uint64_t ticket);
   int slots() const;
   std::size_t in_flight() const;

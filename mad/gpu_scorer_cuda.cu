@@ -31,8 +31,7 @@ constexpr std::size_t kMaxShapes = 3;
 class SlotBase {
  public:
   virtual ~SlotBase() = default;
-  virtual void submit(ImageView<const double> ref, ImageView<const double> dst, bool u8,
-                      bool maps) = 0;
+  virtual void submit(const GpuInput& ref, const GpuInput& dst, bool u8, bool maps) = 0;
   virtual GpuStageOutputs collect() = 0;
   virtual bool busy() const = 0;
   virtual bool reused_reference() const = 0;
@@ -49,7 +48,7 @@ class Slot final : public SlotBase {
       : slot_(w, h, variant, det_variant, std::move(bank)) {
     slot_.synchronize();  // the bank and the CSF are complete before anyone shares them
   }
-  void submit(ImageView<const double> r, ImageView<const double> d, bool u8, bool maps) override {
+  void submit(const GpuInput& r, const GpuInput& d, bool u8, bool maps) override {
     slot_.submit(r, d, u8, maps);
   }
   GpuStageOutputs collect() override { return slot_.collect(); }
@@ -164,11 +163,11 @@ std::size_t GpuScorer::in_flight() const { return impl_->outstanding.size(); }
 bool GpuScorer::last_reused_reference() const { return impl_->last_reused; }
 std::size_t GpuScorer::device_bytes() const { return impl_->peak_bytes; }
 
-std::uint64_t GpuScorer::submit(ImageView<const double> ref, ImageView<const double> dst,
-                                bool uint8_luminance, bool want_maps) {
+std::uint64_t GpuScorer::submit(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance,
+                                bool want_maps) {
   if (impl_->outstanding.size() >= static_cast<std::size_t>(kSlotsPerShape))
     throw Error("GpuScorer::submit: collect the oldest pair first");
-  SlotBase& slot = impl_->slot_for(ref.width, ref.height);
+  SlotBase& slot = impl_->slot_for(ref.pixels.width, ref.pixels.height);
   if (slot.busy()) throw Error("GpuScorer::submit: collect the oldest pair first");
   slot.submit(ref, dst, uint8_luminance, want_maps);
   impl_->last_reused = slot.reused_reference();
@@ -185,8 +184,8 @@ GpuStageOutputs GpuScorer::collect(std::uint64_t ticket) {
   return slot->collect();
 }
 
-GpuStageOutputs GpuScorer::run(ImageView<const double> ref, ImageView<const double> dst,
-                               bool uint8_luminance, bool want_maps) {
+GpuStageOutputs GpuScorer::run(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance,
+                               bool want_maps) {
   if (!impl_->outstanding.empty())
     throw Error("GpuScorer::run: batch pairs are still outstanding; collect them first");
   return collect(submit(ref, dst, uint8_luminance, want_maps));

@@ -10,10 +10,10 @@ GpuScorer::GpuScorer(Precision, const std::string&, const std::string&) {
   throw GpuError("this build has no CUDA backend");
 }
 GpuScorer::~GpuScorer() = default;
-GpuStageOutputs GpuScorer::run(ImageView<const double>, ImageView<const double>, bool, bool) {
+GpuStageOutputs GpuScorer::run(const GpuInput&, const GpuInput&, bool, bool) {
   throw GpuError("this build has no CUDA backend");
 }
-std::uint64_t GpuScorer::submit(ImageView<const double>, ImageView<const double>, bool, bool) {
+std::uint64_t GpuScorer::submit(const GpuInput&, const GpuInput&, bool, bool) {
   throw GpuError("this build has no CUDA backend");
 }
 GpuStageOutputs GpuScorer::collect(std::uint64_t) { throw GpuError("this build has no CUDA backend"); }

@@ -45,7 +45,7 @@ PipelineBenchRow bench_gpu_single(const std::vector<BenchPair>& pairs, Precision
     // reference side is always recomputed.
     const BenchPair& pair = pairs[i % pairs.size()];
     const auto t0 = Clock::now();
-    gpu.run(pair.ref.pixels.cview(), pair.dst.pixels.cview(), true, false);
+    gpu.run(gpu_input(pair.ref), gpu_input(pair.dst), true, false);
     if (i >= o.warmup_runs) ms.push_back(ms_since(t0));
   }
   summarize(ms, row);

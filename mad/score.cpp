@@ -49,6 +49,13 @@ Backend resolve_backend(Backend requested) {
   return gpu ? Backend::Cuda : Backend::Cpu;
 }
 
+GpuInput gpu_input(const GrayImage& image) {
+  GpuInput in;
+  in.pixels = image.pixels.cview();
+  if (image.gray8.size() == image.pixels.pixel_count()) in.gray8 = image.gray8.data();
+  return in;
+}
+
 Scorer::Scorer(ScoreOptions options)
     : options_(std::move(options)), backend_(resolve_backend(options_.backend)) {
   if (backend_ == Backend::Cuda)
@@ -72,7 +79,7 @@ ScoreResult Scorer::score(const GrayImage& ref, const GrayImage& dst) {
   const auto start = std::chrono::steady_clock::now();
   double d_appear = 0.0;
   if (backend_ == Backend::Cuda) {
-    GpuStageOutputs out = gpu_->run(ref.pixels.cview(), dst.pixels.cview(), uint8_luminance,
+    GpuStageOutputs out = gpu_->run(gpu_input(ref), gpu_input(dst), uint8_luminance,
                                     options_.want_maps);
     r.d_detect = out.d_detect;
     d_appear = out.d_appear;
@@ -107,6 +114,23 @@ GrayImage make_gray_image(Image<double> pixels, int bit_depth) {
   GrayImage g;
   g.pixels = std::move(pixels);
   g.bit_depth = bit_depth;
+  if (bit_depth <= 8) {
+    // Keep the uint8 plane only when every value really is an 8-bit integer.
+    const auto& p = g.pixels;
+    std::vector<std::uint8_t> gray8(p.pixel_count());
+    bool exact = true;
+    for (int y = 0; y < p.height() && exact; ++y)
+      for (int x = 0; x < p.width(); ++x) {
+        const double v = p(y, x);
+        const auto b = static_cast<std::uint8_t>(v >= 0.0 && v <= 255.0 ? v : 0.0);
+        if (static_cast<double>(b) != v) {
+          exact = false;
+          break;
+        }
+        gray8[static_cast<std::size_t>(y) * p.width() + x] = b;
+      }
+    if (exact) g.gray8 = std::move(gray8);
+  }
   return g;
 }
 

@@ -43,6 +43,7 @@ InputClass resolve_input_class(const GrayImage& ref, const GrayImage& dst, Input
 Backend resolve_backend(Backend requested);
 
 class GpuScorer;  // mad/gpu_scorer.h
+struct GpuInput;
 
 class Scorer {
  public:
@@ -62,6 +63,9 @@ class Scorer {
 };
 
 ScoreResult score(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options);
+
+// The GPU backend's view of an image (its uint8 plane when it has one).
+GpuInput gpu_input(const GrayImage& image);
 
 // Wraps raw 0..255 values (e.g. synthetic test images) as an 8-bit or wider GrayImage.
 GrayImage make_gray_image(Image<double> pixels, int bit_depth = 8);

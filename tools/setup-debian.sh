@@ -3,7 +3,8 @@
 # optional and not installed here: with it the GPU backend is built, without it the CPU path).
 set -euo pipefail
 packages=(cmake g++ make pkg-config libpng-dev libjpeg-dev libtiff-dev libstb-dev libfftw3-dev
-          libeigen3-dev libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev)
+          libeigen3-dev libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
+          libmatio-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

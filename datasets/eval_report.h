@@ -1,0 +1,73 @@
+// What one `mad eval` run found, and its three renderings: a JSON summary, a plain-text table
+// for the terminal and a self-contained HTML report (inline SVG, no scripts, no network).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "datasets/iqa_stats.h"
+
+namespace mad::datasets {
+
+struct EvalSettings {
+  std::string mad_version, backend, precision, input_class, a5_variant;
+  int workers = 1;
+  std::vector<std::string> devices;  // one line per worker
+  BootstrapOptions bootstrap;
+  std::string results_file;
+};
+
+struct EvalCounts {
+  std::size_t entries = 0;          // pairs the dataset lists
+  std::size_t finished_before = 0;  // found in results.csv by --resume
+  std::size_t scored_now = 0;
+  std::size_t failed_now = 0;       // decode errors, size problems (listed in failures)
+  std::size_t missing_images = 0;   // image files absent (listed in missing)
+  std::size_t skipped_missing = 0;  // pairs not scored because an image is absent
+  std::size_t not_run = 0;          // left for later by --limit
+};
+
+struct EvalFailure {
+  std::string ref, dist, error;
+};
+
+struct EvalReport {
+  std::string dataset;     // "tid2013", ...
+  std::string root;        // the dataset folder
+  std::string score_name;  // "MOS", "DMOS", ...
+  bool higher_is_better = true;
+  std::string started;     // local time the run began, "YYYY-MM-DD HH:MM:SS"
+  EvalSettings settings;
+  EvalCounts counts;
+  double score_seconds = 0.0;  // wall time of the scoring (this run's pairs only)
+  double stats_seconds = 0.0;  // statistics and bootstrap
+  std::vector<std::string> notes;
+  std::vector<std::string> missing;  // missing image names, dataset order
+  std::vector<EvalFailure> failures;
+  std::vector<Observation> points;   // every pair with a score, this run's and resumed ones
+  bool have_stats = false;           // false with fewer than two scored pairs
+  EvalStats stats;
+};
+
+// Pairs per second of this run's scoring (0 when nothing was scored).
+double pairs_per_second(const EvalReport& r);
+
+// The sign convention in one sentence, for every rendering.
+std::string sign_convention(const EvalReport& r);
+
+// {dataset, settings, run, sign_convention, overall, per_type, missing_images, failures};
+// NaN statistics become null.
+nlohmann::json report_to_json(const EvalReport& r);
+
+// The summary printed at the end of a run: counts, timing and the statistics table.
+std::string report_to_text(const EvalReport& r);
+
+// A complete HTML document: scatter of MAD against the subjective score with the fitted
+// logistic, the per-type table, the settings and the timing.
+std::string report_to_html(const EvalReport& r);
+
+// "0.9123" for finite values, "-" for NaN (tables).
+std::string format_stat(double v, int decimals = 4);
+
+}  // namespace mad::datasets

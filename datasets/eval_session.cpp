@@ -1,0 +1,184 @@
+#include "datasets/eval_session.h"
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <set>
+
+#include "common/error.h"
+#include "common/progress_bar.h"
+#include "datasets/dataset_io.h"
+#include "datasets/results_file.h"
+
+namespace mad::datasets {
+namespace fs = std::filesystem;
+
+namespace {
+
+void say(std::FILE* log, const std::string& line) {
+  if (log) std::fprintf(log, "mad eval: %s\n", line.c_str());
+}
+
+std::string local_time_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+  return buf;
+}
+
+DatasetKind choose_kind(const EvalConfig& cfg) {
+  if (to_lower(cfg.dataset) != "auto") return parse_dataset_kind(cfg.dataset);
+  if (cfg.read.manifest.empty()) return detect_dataset_kind(cfg.dir);
+  // A manifest names CSIQ's DMOS sheet in a CSIQ folder, and the generic manifest elsewhere.
+  try {
+    if (detect_dataset_kind(cfg.dir) == DatasetKind::Csiq) return DatasetKind::Csiq;
+  } catch (const InputError&) {
+  }
+  return DatasetKind::Csv;
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::out | std::ios::trunc | std::ios::binary);
+  out << text;
+  out.flush();
+  if (!out) throw InputError("cannot write '" + path + "'");
+}
+
+// Resumed rows must come from the same MAD version: 2010 and 2011 scores are not comparable.
+void check_resumable(const ResultsLog& log, const std::string& version, const std::string& path) {
+  for (const auto& [key, row] : log.finished)
+    if (row.mad_version != version)
+      throw InvalidArgument("'" + path + "' holds --mad-version " + row.mad_version +
+                            " scores (e.g. " + key.second + ") but this run uses " + version +
+                            "; resume with the same version or write to another --out");
+}
+
+}  // namespace
+
+int exit_code_for(const EvalReport& r) {
+  return r.counts.failed_now || r.counts.skipped_missing ? kExitPartial : kExitOk;
+}
+
+EvalReport run_evaluation(const EvalConfig& cfg) {
+  const Dataset d = read_dataset(cfg.dir, choose_kind(cfg), cfg.read);
+  const RunnerReport plan = plan_workers(cfg.runner);  // bad --gpus fails before any file changes
+  EvalReport r;
+  r.dataset = to_string(d.kind);
+  r.root = d.root;
+  r.score_name = d.score_name;
+  r.higher_is_better = d.higher_is_better;
+  r.started = local_time_now();
+  r.notes = d.notes;
+  r.counts.entries = d.entries.size();
+  const ScoreOptions& so = cfg.runner.score;
+  r.settings = {to_string(so.version), to_string(plan.backend),
+                plan.backend == Backend::Cuda ? to_string(so.precision) : "double",
+                to_string(so.input_class), so.a5_variant, plan.workers, plan.devices,
+                cfg.bootstrap, cfg.out};
+  for (const auto& n : d.notes) say(cfg.log, n);
+
+  // Missing images: listed now in a count and at the end by name, and their pairs skipped.
+  std::vector<bool> skip(d.entries.size(), false);
+  std::set<std::string> seen;
+  for (const auto& m : find_missing_images(d)) {
+    skip[m.entry] = true;
+    if (seen.insert(m.path).second) r.missing.push_back(m.path);
+  }
+  r.counts.missing_images = r.missing.size();
+  for (bool s : skip) r.counts.skipped_missing += s;
+  if (!r.missing.empty())
+    say(cfg.log, std::to_string(r.missing.size()) + " image(s) missing: " +
+                     std::to_string(r.counts.skipped_missing) + " pair(s) skipped (listed at the end)");
+
+  std::error_code ec;
+  ResultsLog previous;
+  std::optional<ResultsWriter> writer;
+  if (cfg.resume && fs::exists(cfg.out, ec)) {
+    previous = read_results_file(cfg.out);
+    check_resumable(previous, r.settings.mad_version, cfg.out);
+    writer.emplace(ResultsWriter::resume(cfg.out, previous));
+    if (previous.dropped_partial_line) say(cfg.log, "dropped a partly written last line of " + cfg.out);
+    if (previous.failed_rows)
+      say(cfg.log, "retrying " + std::to_string(previous.failed_rows) + " pair(s) that failed before");
+  } else {
+    writer.emplace(ResultsWriter::create(cfg.out, cfg.overwrite));
+  }
+
+  const std::size_t n = d.entries.size();
+  std::vector<double> mad(n, std::nan(""));
+  std::vector<ScoreJob> jobs;
+  for (std::size_t i : order_by_reference(d.entries)) {
+    if (skip[i]) continue;
+    const auto& e = d.entries[i];
+    auto it = previous.finished.find({e.ref_name, e.dist_name});
+    if (it != previous.finished.end()) {
+      mad[i] = it->second.mad;
+      ++r.counts.finished_before;
+    } else {
+      jobs.push_back({i, e.ref, e.dist});
+    }
+  }
+  if (cfg.resume) say(cfg.log, std::to_string(r.counts.finished_before) + " pair(s) already in " + cfg.out);
+  if (previous.finished.size() > r.counts.finished_before) {  // e.g. --out of another dataset
+    r.notes.push_back(std::to_string(previous.finished.size() - r.counts.finished_before) + " row(s) of " +
+                      cfg.out + " match no scorable pair of this dataset: kept, not used");
+    say(cfg.log, r.notes.back());
+  }
+  if (cfg.limit && jobs.size() > cfg.limit) {
+    r.counts.not_run = jobs.size() - cfg.limit;
+    jobs.resize(cfg.limit);
+  }
+
+  ProgressBar bar(jobs.size(), "pairs/s", cfg.log);
+  const RunnerReport run = score_jobs(jobs, cfg.runner, [&](const PairOutcome& outcome) {
+    PairOutcome o = outcome;
+    if (o.result && !std::isfinite(o.result->mad)) {  // would poison the statistics and --resume
+      o.result = nullptr;
+      o.error = "MAD is not finite";
+    }
+    const DatasetEntry& e = d.entries[o.entry];
+    writer->write(eval_csv_row(e, o.result, o.error));  // flushed: nothing lost on interrupt
+    if (o.result) {
+      mad[o.entry] = o.result->mad;
+      if (r.settings.a5_variant.empty()) r.settings.a5_variant = o.result->a5_variant;
+    } else {
+      r.failures.push_back({e.ref_name, e.dist_name, o.error});
+      bar.clear();
+      say(cfg.log, e.dist_name + ": " + o.error);
+    }
+    bar.tick(o.result == nullptr);
+  });
+  bar.finish();
+  r.counts.failed_now = r.failures.size();
+  r.counts.scored_now = run.scored + run.failed - r.failures.size();
+  r.score_seconds = run.seconds;
+  r.settings.devices = run.devices;
+
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isnan(mad[i]))
+      r.points.push_back({mad[i], d.entries[i].subjective, d.entries[i].ref_name, d.entries[i].type});
+  if (r.points.size() >= 2) {
+    StatsOptions so_stats;
+    so_stats.subjective_higher_is_better = d.higher_is_better;
+    so_stats.bootstrap = cfg.bootstrap;
+    r.stats = evaluate_agreement(r.points, so_stats);
+    r.have_stats = true;
+  }
+  r.stats_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  if (!cfg.json.empty()) write_text_file(cfg.json, report_to_json(r).dump(2) + "\n");
+  if (!cfg.html.empty()) write_text_file(cfg.html, report_to_html(r));
+  if (!r.missing.empty()) {
+    say(cfg.log, "missing images (" + std::to_string(r.missing.size()) + "):");
+    for (const auto& m : r.missing) say(cfg.log, "  " + m);
+  }
+  return r;
+}
+
+}  // namespace mad::datasets

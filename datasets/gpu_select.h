@@ -1,0 +1,15 @@
+// Device selection for `mad eval --gpus N`: one worker thread per GPU, each binding its thread
+// to its device before it builds its own mad::Scorer (CUDA's current device is per thread).
+// CPU-only code can call these; without the CUDA backend there are no devices.
+#pragma once
+
+namespace mad {
+
+// Number of CUDA devices visible to this process (0 without the CUDA backend or a driver).
+int gpu_count();
+
+// Makes device `index` (0-based) current for the calling thread. Throws GpuError when the
+// index is out of range or the runtime refuses, and always without the CUDA backend.
+void select_gpu(int index);
+
+}  // namespace mad

@@ -1,0 +1,65 @@
+// results.csv of `mad eval`: one row per scored pair, written and flushed as soon as the pair is
+// known, so an interrupted run loses nothing and `--resume` can skip what is done.
+//
+// Columns: mad::result_csv_header() (ref, dist, mad, hi, lo, sig, width, height, backend,
+// mad_version, seconds, error) followed by subjective, type, level. `ref` and `dist` hold the
+// dataset's names (relative to its folder), which key the rows for --resume.
+#pragma once
+
+#include <cstddef>
+#include <fstream>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "datasets/dataset.h"
+#include "mad/score.h"
+
+namespace mad::datasets {
+
+const std::vector<std::string>& eval_csv_header();
+
+// The row of one pair: `result` null for a failure, with `error` saying why.
+std::vector<std::string> eval_csv_row(const DatasetEntry& entry, const ScoreResult* result,
+                                      const std::string& error);
+
+struct FinishedRow {
+  std::vector<std::string> fields;  // as read, for rewriting the file
+  double mad = 0.0;
+  std::string mad_version, backend;
+};
+
+using PairKey = std::pair<std::string, std::string>;  // (ref name, dist name)
+
+struct ResultsLog {
+  std::map<PairKey, FinishedRow> finished;  // rows with a score
+  std::size_t failed_rows = 0;              // rows with an error: retried on resume
+  std::size_t duplicate_rows = 0;           // later rows of an already finished pair (ignored)
+  bool dropped_partial_line = false;        // a last line cut short by an interruption
+};
+
+// Reads a results.csv written by `mad eval`. Throws InputError "FILE:LINE: ..." for a foreign
+// header, a row with the wrong field count (except an unterminated last line, which an
+// interrupted write leaves and which is dropped), or a score that is not a number.
+ResultsLog read_results_file(const std::string& path);
+
+// Appends rows to results.csv, one flushed line each.
+class ResultsWriter {
+ public:
+  // Fresh file: refuses to replace an existing non-empty file unless `overwrite`.
+  static ResultsWriter create(const std::string& path, bool overwrite);
+  // Resume: rewrites the file with its header and finished rows only (failed rows are retried,
+  // a partial last line is dropped) through a temporary file and a rename, then appends.
+  static ResultsWriter resume(const std::string& path, const ResultsLog& log);
+
+  void write(const std::vector<std::string>& fields);
+  const std::string& path() const { return path_; }
+
+ private:
+  ResultsWriter(std::string path, std::ios::openmode mode);
+  std::string path_;
+  std::ofstream out_;
+};
+
+}  // namespace mad::datasets

@@ -1,0 +1,46 @@
+// Synthetic IQA data for tests and throughput runs: deterministic reference images (smooth
+// shading, edges and texture), five graded distortions, and a dataset in the KADID-10k layout
+// (dmos.csv + images/) with made-up scores that fall with the distortion level.
+//
+// The scores are invented (a fixed function of type and level plus a per-reference offset),
+// so statistics on this data measure nothing about MAD; the data exercise readers, the
+// pipeline and its speed. The pixel generator uses std::mt19937's specified output sequence and
+// its own arithmetic, so the images are identical on every platform.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "common/image_io.h"
+
+namespace mad::datasets {
+
+// The distortions, numbered as the KADID-10k type they resemble (so the KADID reader labels
+// them truthfully): 1 Gaussian blur, 11 white noise, 21 pixelate, 22 quantization,
+// 25 contrast change.
+constexpr int kSyntheticTypes[] = {1, 11, 21, 22, 25};
+
+// Gray reference, width x height (>= 1), 8-bit, one channel.
+RawImage8 synthetic_reference(int width, int height, std::uint32_t seed);
+
+// `ref` distorted by KADID type `type` (one of kSyntheticTypes) at `level` 1 (mild) .. 5
+// (strong). Throws InvalidArgument for other types or levels.
+RawImage8 synthetic_distortion(const RawImage8& ref, int type, int level, std::uint32_t seed);
+
+// The invented mean opinion (1..5, higher = better) of reference `ref` at (type, level).
+double synthetic_quality(int type, int level, int ref);
+
+struct SyntheticSpec {
+  int references = 40;  // x 5 types x levels: 40 x 5 x 5 = 1000 pairs
+  int levels = 5;       // 1..5
+  int width = 512, height = 384;
+  std::uint32_t seed = 1;
+};
+
+// Writes DIR/dmos.csv and DIR/images/I<rr>.png, I<rr>_<tt>_<ll>.png (creating DIR). Returns
+// the number of pairs. `progress(done, total)` is called after each reference's images.
+std::size_t write_synthetic_kadid(const std::string& dir, const SyntheticSpec& spec,
+                                  const std::function<void(int, int)>& progress = {});
+
+}  // namespace mad::datasets

@@ -1,0 +1,138 @@
+// The memory models of mad/memory_estimate.h. Each term names the buffer it counts and the file
+// that allocates it; P = W*H pixels, Hf = H*(W/2+1) half-spectrum bins, B = block count.
+#include "mad/memory_estimate.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "common/block_grid.h"
+#include "common/error.h"
+
+namespace mad {
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+// cudaMalloc hands out memory in 2 MiB pages (small buffers share them, so rounding each one
+// up is an upper bound).
+constexpr std::size_t kDeviceGranularity = 2 * kMiB;
+// Host allowance for what no model term covers: FFTW plans and twiddles (O(W+H) for the
+// FFTW_ESTIMATE plans of common/fft_cpu.cpp), per-row scratch, worker thread stacks, code.
+constexpr std::size_t kCpuOverhead = 64 * kMiB;
+
+constexpr int kScales = 5, kOrientations = 4, kSubbands = kScales * kOrientations;
+
+std::size_t device_buffer(std::size_t bytes) {
+  return (bytes + kDeviceGranularity - 1) / kDeviceGranularity * kDeviceGranularity;
+}
+
+void check_shape(int width, int height) {
+  if (width < 1 || height < 1)
+    throw InvalidArgument("memory estimate: empty image shape " + std::to_string(width) + "x" +
+                          std::to_string(height));
+}
+
+// cuFFT runs axes whose length has a prime factor above 127 through Bluestein's algorithm on
+// a padded power-of-two length >= 2n-1; other lengths are transformed in place of their size.
+std::size_t cufft_axis(int n) {
+  int m = n;
+  for (int p = 2; p <= 127 && m > 1; ++p)
+    while (m % p == 0) m /= p;
+  if (m == 1) return static_cast<std::size_t>(n);
+  std::size_t padded = 1;
+  while (padded < 2 * static_cast<std::size_t>(n) - 1) padded *= 2;
+  return padded;
+}
+
+}  // namespace
+
+GpuPairMemory estimate_gpu_pair_memory(int width, int height, Precision precision) {
+  check_shape(width, height);
+  const std::size_t real = precision == Precision::Double ? 8 : 4, cplx = 2 * real;
+  const std::size_t p = static_cast<std::size_t>(width) * height;
+  const std::size_t hf = static_cast<std::size_t>(height) * (width / 2 + 1);
+  const std::size_t b = BlockGrid(width, height).count();
+  auto dev = device_buffer;
+  GpuPairMemory m;
+
+  // appearance/log_gabor_cuda.h: 5 radial + 4 angular factor planes.
+  m.bank = dev(9 * p * real);
+
+  // detection/detection_stage_cuda.cu: table (256), C_s (Hf), spectrum (Hf complex), lum,
+  // csf_ref, csf_dst (P each), four block grids (B each), row sums (P doubles) and the crop
+  // partials of the map reduction (one double per 32x32 tile, det_lmse_map_cuda.cu).
+  const std::size_t partials = static_cast<std::size_t>((width + 31) / 32) * ((height + 31) / 32);
+  m.detection = dev(256 * real) + dev(hf * real) + dev(hf * cplx) + 3 * dev(p * real) +
+                4 * dev(b * real) + dev(p * 8) + dev(partials * 8);
+
+  // appearance/appearance_stage_cuda.cu: half spectrum (in-place R2C), one scale's 4 complex
+  // subbands, the reference's 3 x 20 statistic grids, the distorted 3 x 4, eta.
+  m.appearance = dev(hf * cplx) + dev(kOrientations * p * cplx) + dev(3 * kSubbands * b * real) +
+                 dev(3 * kOrientations * b * real) + dev(b * real);
+
+  // cuFFT work areas. Detection: a 2-D R2C and a C2R plan with auto-allocated work areas (one
+  // each). Appearance: the in-place R2C and the 4-batch C2C share max(work) (set by hand).
+  const std::size_t rows = cufft_axis(height), cols = cufft_axis(width);
+  const std::size_t half = rows * (cols / 2 + 1) * cplx;
+  const std::size_t full = rows * cols * cplx;
+  m.cufft_work = 2 * dev(half) + dev(std::max(half, kOrientations * full));
+
+  // mad/gpu_pipeline_cuda.cu: pair uploads as uint8 and as double (2P each), the pair widened
+  // to Real, the two pooled sums, map.HI | map.LO.
+  m.staging = dev(2 * p) + dev(2 * p * 8) + dev(2 * p * real) + dev(2 * 8) + dev(2 * p * real);
+  // The same slot's page-locked host buffers: uint8 and double staging, sums, maps.
+  m.host_pinned = 2 * p + 2 * p * 8 + 2 * 8 + 2 * p * real;
+  return m;
+}
+
+CpuPairMemory estimate_cpu_pair_memory(int width, int height, int threads, bool want_maps) {
+  check_shape(width, height);
+  if (threads < 1) throw InvalidArgument("memory estimate: threads must be >= 1");
+  const std::size_t p = static_cast<std::size_t>(width) * height;
+  const std::size_t hf = static_cast<std::size_t>(height) * (width / 2 + 1);
+  const std::size_t b = BlockGrid(width, height).count();
+  const std::size_t d = sizeof(double), c = 2 * sizeof(double);
+  // Stages that split their work in two (the two images) run min(2, threads) halves at once.
+  const std::size_t pair_tasks = static_cast<std::size_t>(std::min(2, threads));
+  const std::size_t subband_workers = static_cast<std::size_t>(std::min(threads, 2 * kSubbands));
+
+  CpuPairMemory m;
+  m.images = 2 * p * d;
+  // detection/csf_cpu.cpp: C_s on the half layout; appearance/log_gabor_cpu.cpp: 9 factor
+  // planes. Both stay cached per shape (the first pair builds them; later ones find them).
+  m.caches = hf * d + 9 * p * d;
+
+  // Building a CpuFft2d (common/fft_cpu.cpp) holds planning arrays: one real, two complex
+  // full planes and a half spectrum.
+  const std::size_t fft_planning = p * d + 2 * p * c + hf * c;
+
+  // detect_cpu (detection/detection_cpu.cpp): lum[2] and filtered[2] live throughout. While the
+  // CSF runs, each image's apply holds its half spectrum plus, inside inverse_real, a copy of it
+  // and a packed real plane. Afterwards: the error image, the block statistics (3 grids, plus
+  // the 8x8 std grid while they are made), the mask, the local MSE plane with its horizontal
+  // sums, then the map.
+  const std::size_t det_planes = 4 * p * d;
+  const std::size_t det_csf = det_planes + pair_tasks * (2 * hf * c + p * d);
+  const std::size_t det_tail = det_planes + p * d + 4 * b * d + b * d + 2 * p * d;
+  const std::size_t detection = std::max({fft_planning, det_csf, det_tail});
+
+  // appear_cpu (appearance/appearance_cpu.cpp): the two full spectra live through the
+  // analysis; each spectrum is made from a half spectrum and a packed plane. The statistics
+  // (3 x 20 grids per image) are built from a prototype, so three copies exist for a moment.
+  // Each subband worker owns two complex planes (SubbandScratch) and a magnitude plane. The
+  // comparison pools eta into a full map (kept when maps are wanted).
+  const std::size_t stats = 3 * kSubbands * b * d;
+  const std::size_t spectra = 2 * p * c;
+  const std::size_t app_fft = spectra + pair_tasks * (hf * c + p * d);
+  const std::size_t app_stats = spectra + 3 * stats;
+  const std::size_t app_workers = spectra + 2 * stats + subband_workers * (2 * p * c + p * d);
+  const std::size_t app_compare = 2 * stats + b * d + p * d;
+  // map.HI (from detection) is held while the appearance stage runs.
+  const std::size_t appearance = std::max({fft_planning, app_fft, app_stats, app_workers,
+                                           app_compare}) + (want_maps ? p * d : 0);
+
+  m.working = std::max(detection, appearance);
+  m.overhead = kCpuOverhead;
+  return m;
+}
+
+}  // namespace mad
