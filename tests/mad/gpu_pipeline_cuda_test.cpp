@@ -151,10 +151,34 @@ TEST(GpuPipelineSanitizer, OnePairOfEachSize) {
   }
 }
 
+// Every registered A5 and detection-statistics variant gives the same scores through the
+// whole pipeline (one odd, non-square real pair and one random pair).
+TEST(GpuPipelineVariants, EveryVariantMatchesTheCpu) {
+  MAD_REQUIRE_GPU();
+  const GrayImage ref = load_gray_image(test::data_path("reference/images/rocket_333x257.png"));
+  const GrayImage dst = load_gray_image(test::data_path("reference/images/rocket_333x257__jpeg_q30.png"));
+  const ScoreResult cpu = score(ref, dst, options(Backend::Cpu));
+  for (const char* a5 : {"a5-original", "a5-shared", "a5-fast"}) {
+    for (const char* det : {"det-original", "det-shared", "det-fast", "det-fast-8x8"}) {
+      ScoreOptions o = options(Backend::Cuda);
+      o.a5_variant = a5;
+      o.det_variant = det;
+      const ScoreResult gpu = score(ref, dst, o);
+      EXPECT_LE(rel(gpu.hi, cpu.hi), kDoubleRelTol) << a5 << " " << det;
+      EXPECT_LE(rel(gpu.lo, cpu.lo), kDoubleRelTol) << a5 << " " << det;
+      EXPECT_LE(rel(gpu.mad, cpu.mad), kDoubleRelTol) << a5 << " " << det;
+      EXPECT_EQ(gpu.a5_variant, a5);
+    }
+  }
+}
+
 TEST(GpuPipelineErrors, UnknownA5VariantIsAUsageError) {
   MAD_REQUIRE_GPU();
   ScoreOptions o = options(Backend::Cuda);
   o.a5_variant = "a5-nonexistent";
+  EXPECT_THROW(Scorer{o}, InvalidArgument);
+  o.a5_variant = "";
+  o.det_variant = "det-nonexistent";
   EXPECT_THROW(Scorer{o}, InvalidArgument);
 }
 
