@@ -9,7 +9,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 out=${OUT:-$PWD/gpu-check-out}
-mkdir -p "$out"
+# Few files come back from the device machine: the bulky logs stay in $logs.
+logs=${GPU_CHECK_LOGS:-/tmp/gpu-check-logs}
+mkdir -p "$out" "$logs"
 build=build-gpu
 quick=0
 [ "${1:-}" = "--quick" ] && quick=1
@@ -24,17 +26,23 @@ note "device: $(head -1 "$out/device.txt")"
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
 if ! cmake -S . -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-      > "$out/configure.log" 2>&1; then
-  tail -30 "$out/configure.log"; echo "SUMMARY: configure FAILED"; exit 1
+      > "$logs/configure.log" 2>&1; then
+  tail -30 "$logs/configure.log"; echo "SUMMARY: configure FAILED"; exit 1
 fi
-if ! cmake --build "$build" -j"$(nproc)" > "$out/build.log" 2>&1; then
-  grep -E "error|Error" "$out/build.log" | head -40; echo "SUMMARY: build FAILED"; exit 1
+if ! cmake --build "$build" -j"$(nproc)" > "$logs/build.log" 2>&1; then
+  grep -E "error|Error" "$logs/build.log" | head -40; echo "SUMMARY: build FAILED"; exit 1
 fi
 note "build: ok ($(( $(date +%s) - t0 )) s)"
 
 # Every test; GPU tests run here for real.
-ctest --test-dir "$build" -j8 --output-on-failure --timeout 600 > "$out/ctest.log" 2>&1
+# Tests that measure the device's free memory run alone: a neighbour's allocations would
+# distort them.
+serial='MemoryEstimateDevice'
+ctest --test-dir "$build" -j8 -E "$serial" --output-on-failure --timeout 600 > "$out/ctest.log" 2>&1
 ctest_rc=$?
+ctest --test-dir "$build" -R "$serial" --output-on-failure --timeout 600 > "$logs/ctest_serial.log" 2>&1
+serial_rc=$?
+note "ctest serial ($serial): $(grep -E 'tests passed|tests failed' "$logs/ctest_serial.log" | tail -1) (rc=$serial_rc)"
 note "ctest: $(grep -E 'tests passed|tests failed' "$out/ctest.log" | tail -1) (rc=$ctest_rc)"
 grep -E "^\s+[0-9]+ - .*\((Failed|Timeout|SEGFAULT|Subprocess aborted|Exception)\)" "$out/ctest.log" \
   | head -20 | while read -r l; do echo "FAILED: $l"; done
@@ -48,13 +56,13 @@ done > "$out/agreement.txt"
 while read -r l; do note "$l"; done < <(head -40 "$out/agreement.txt")
 
 if [ $quick -eq 0 ] && command -v compute-sanitizer >/dev/null; then
-  for tool in memcheck racecheck; do
+  for tool in memcheck racecheck initcheck synccheck; do
     for exe in "$build"/tests/*_tests; do
       compute-sanitizer --tool "$tool" --error-exitcode 99 "$exe" \
-        --gtest_filter='*Sanitizer*' > "$out/sanitizer_${tool}_$(basename "$exe").log" 2>&1
+        --gtest_filter='*Sanitizer*' > "$logs/sanitizer_${tool}_$(basename "$exe").log" 2>&1
       rc=$?
-      n=$(grep -c "\[ RUN      \]" "$out/sanitizer_${tool}_$(basename "$exe").log" || true)
-      [ "$n" -gt 0 ] && note "compute-sanitizer $tool $(basename "$exe"): rc=$rc over $n tests ($(grep -E 'ERROR SUMMARY' "$out/sanitizer_${tool}_$(basename "$exe").log" | tail -1))"
+      n=$(grep -c "\[ RUN      \]" "$logs/sanitizer_${tool}_$(basename "$exe").log" || true)
+      [ "$n" -gt 0 ] && note "compute-sanitizer $tool $(basename "$exe"): rc=$rc over $n tests ($(grep -E 'SUMMARY' "$logs/sanitizer_${tool}_$(basename "$exe").log" | tail -1))"
     done
   done
 fi
