@@ -7,6 +7,7 @@
 // decompressor (RAII in its own frame, which the longjmp never crosses) and throws InputError.
 // Corrupt-data warnings (premature end of file, bad Huffman code, ...) are fatal too: libjpeg
 // would otherwise fill the missing part with gray and return an image MAD would silently score.
+#include <algorithm>
 #include <csetjmp>
 #include <cstdio>  // jpeglib.h needs FILE and size_t declared first
 #include <cstring>
@@ -67,13 +68,19 @@ bool start_decompressor(j_decompress_ptr cinfo, JpegErrorManager* err) {
   return true;
 }
 
+// Decodes rows up to (not including) `end_row` into `out`, which holds at least end_row rows.
 bool read_jpeg_rows(j_decompress_ptr cinfo, JpegErrorManager* err, unsigned char* out,
-                    std::size_t row_bytes) {
+                    std::size_t row_bytes, JDIMENSION end_row) {
   if (setjmp(err->jump)) return false;
-  while (cinfo->output_scanline < cinfo->output_height) {
+  while (cinfo->output_scanline < end_row) {
     JSAMPROW row = out + static_cast<std::size_t>(cinfo->output_scanline) * row_bytes;
     jpeg_read_scanlines(cinfo, &row, 1);
   }
+  return true;
+}
+
+bool finish_jpeg(j_decompress_ptr cinfo, JpegErrorManager* err) {
+  if (setjmp(err->jump)) return false;
   jpeg_finish_decompress(cinfo);  // reads up to EOI: a cut-off tail is reported here
   return true;
 }
@@ -128,8 +135,17 @@ DecodedImage decode_jpeg(const std::string& path, const std::vector<std::uint8_t
   out.bit_depth = 8;
   check_header(path, out.width, out.height, out.channels, out.bit_depth);
   const std::size_t row_bytes = static_cast<std::size_t>(out.width) * out.channels;
-  out.samples8.resize(row_bytes * out.height);
-  if (!read_jpeg_rows(cinfo, &err, out.samples8.data(), row_bytes)) fail();
+  // The output grows by bands of rows as they are decoded, so a truncated file (whose missing
+  // data is fatal, see on_jpeg_message) fails having allocated about what it holds rather than
+  // what its frame header claims (763 bytes claiming 16384 x 16384 RGB would cost 768 MiB).
+  constexpr JDIMENSION kBandRows = 64;
+  while (cinfo->output_scanline < cinfo->output_height) {
+    const JDIMENSION end = std::min<JDIMENSION>(cinfo->output_height,
+                                                cinfo->output_scanline + kBandRows);
+    out.samples8.resize(row_bytes * end);
+    if (!read_jpeg_rows(cinfo, &err, out.samples8.data(), row_bytes, end)) fail();
+  }
+  if (!finish_jpeg(cinfo, &err)) fail();
   return out;
 }
 

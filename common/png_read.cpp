@@ -100,6 +100,19 @@ DecodedImage decode_png(const std::string& path, const std::vector<std::uint8_t>
   check_header(path, header.width, header.height, header.channels, header.bit_depth);
 
   const std::size_t width = header.width, height = header.height;
+  // Deflate never expands data more than 1032:1, so the file must hold at least 1/1032 of the
+  // stored rows (ignoring filter bytes). A header claiming more is a truncated or forged file:
+  // refuse it before allocating the rows (a 68-byte file would otherwise cost 2 GiB).
+  const std::size_t stored_channels =
+      header.file_color_type == PNG_COLOR_TYPE_GRAY_ALPHA  ? 2
+      : header.file_color_type == PNG_COLOR_TYPE_RGB       ? 3
+      : header.file_color_type == PNG_COLOR_TYPE_RGB_ALPHA ? 4
+                                                           : 1;  // gray, palette
+  const std::size_t stored_bytes = width * stored_channels * header.file_bit_depth / 8 * height;
+  if (stored_bytes / 1032 > bytes.size())
+    throw_input_error(path, "truncated PNG data (" + std::to_string(bytes.size()) +
+                                " bytes cannot hold a " + std::to_string(width) + " x " +
+                                std::to_string(height) + " image)");
   const std::size_t row_bytes = png_get_rowbytes(guard.png, guard.info);
   const std::size_t bytes_per_sample = header.bit_depth / 8;
   if (row_bytes != width * header.channels * bytes_per_sample)

@@ -75,8 +75,14 @@ void check_bmp_size(const std::string& path, const std::vector<std::uint8_t>& b)
     bpp = u16(28), compression = u32(30);
   }
   if (height < 0) height = -height;  // top-down bitmap
-  const bool uncompressed = compression == 0 || compression == 3 || compression == 6;
-  if (!uncompressed || width <= 0 || height <= 0 || bpp == 0) return;  // stb reports these
+  // stb_image 2.27 reads the compression field as a signed int: values >= 2^31 slip past its
+  // "unsupported" test and decode as uncompressed pixels that the file does not hold. Only
+  // BI_RGB (0) and BI_BITFIELDS (3) are decodable; everything else is refused here, so the
+  // size check below covers every file that reaches stb.
+  if (compression != 0 && compression != 3)
+    throw_input_error(path, "unsupported BMP compression " + std::to_string(compression) +
+                                " (RLE, JPEG and PNG BMPs are not read)");
+  if (width <= 0 || height <= 0 || bpp == 0) return;  // stb reports these
   const unsigned long long stride = (static_cast<unsigned long long>(width) * bpp + 31) / 32 * 4;
   if (static_cast<unsigned long long>(offset) + stride * height > b.size())
     throw_input_error(path, "truncated BMP pixel data");

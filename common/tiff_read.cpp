@@ -160,6 +160,25 @@ DecodedImage decode_tiff(const std::string& path, const std::vector<std::uint8_t
     throw_input_error(path, "unsupported TIFF layout: " + std::to_string(spp) +
                                 (gray ? " samples per gray pixel" : " samples per colour pixel"));
   check_header(path, width, height, spp, bps);
+  // The strips or tiles lie inside the file, and each codec expands its data by a bounded
+  // factor (none 1, PackBits 64, deflate 1032, LZW < 4096). A header announcing more samples
+  // than the file can hold is corrupt: refuse it before allocating them (a 162-byte file would
+  // otherwise cost 2 GiB). Other codecs (JPEG, ...) have no such bound and are not checked.
+  std::uint16_t compression = COMPRESSION_NONE;
+  TIFFGetFieldDefaulted(t, TIFFTAG_COMPRESSION, &compression);
+  const double expansion = compression == COMPRESSION_NONE       ? 1
+                           : compression == COMPRESSION_PACKBITS ? 64
+                           : compression == COMPRESSION_ADOBE_DEFLATE ||
+                                   compression == COMPRESSION_DEFLATE
+                               ? 1032
+                           : compression == COMPRESSION_LZW ? 4096
+                                                            : 0;
+  const double sample_bytes =
+      static_cast<double>(width) * height * spp * (bps / 8);
+  if (expansion > 0 && sample_bytes > expansion * static_cast<double>(bytes.size()))
+    throw_input_error(path, "truncated TIFF data (" + std::to_string(bytes.size()) +
+                                " bytes cannot hold a " + std::to_string(width) + " x " +
+                                std::to_string(height) + " image)");
 
   DecodedImage out;
   out.width = static_cast<int>(width);

@@ -109,7 +109,10 @@ Dataset read_csiq(const std::string& root, const std::string& sheet_arg) {
       throw_at(sheet, l.line, "unknown dst_type '" + f[col[1]] +
                                   "' (expected noise, jpeg, jpeg 2000, fnoise, blur or contrast)");
     const double lev = parse_number(f[col[2]], sheet, l.line, "dst_lev");
-    if (lev != std::floor(lev) || lev < 1) throw_at(sheet, l.line, "dst_lev must be a positive integer");
+    // Bounded before the conversion to long below (undefined beyond long's range); CSIQ's
+    // levels are 1..5.
+    if (lev != std::floor(lev) || lev < 1 || lev > 1e6)
+      throw_at(sheet, l.line, "dst_lev must be a positive integer");
     DatasetEntry e;
     e.subjective = parse_number(f[col[3]], sheet, l.line, "dmos");
     e.type = type.folder;

@@ -16,7 +16,7 @@ BatchScorer::BatchScorer(ScoreOptions options)
     : options_(std::move(options)), backend_(resolve_backend(options_.backend)) {
   if (backend_ == Backend::Cuda) {
     gpu_ = std::make_unique<GpuScorer>(options_.precision, options_.a5_variant,
-                                       options_.det_variant);
+                                       options_.det_variant, options_.gpu_memory_limit);
   } else {
     ScoreOptions cpu = options_;
     cpu.backend = Backend::Cpu;
@@ -67,7 +67,8 @@ std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
     e.done = true;
   }
   if (!e.done) {
-    while (gpu_->in_flight() >= static_cast<std::size_t>(gpu_->slots())) complete_oldest_gpu();
+    const auto room = static_cast<std::size_t>(gpu_->slots_for(ref->pixels.width(), ref->pixels.height()));
+    while (gpu_->in_flight() >= room) complete_oldest_gpu();
     e.start = now_seconds();
     e.ticket = gpu_->submit(gpu_input(*ref), gpu_input(*dst),
                             e.finished.result.input_class == InputClass::Uint8, options_.want_maps);

@@ -31,8 +31,11 @@ class GpuScorer {
  public:
   // a5_variant: registry name, empty for the default. Throws InvalidArgument for unknown names.
   // det_variant: detection block-statistics registry name, empty for the default.
+  // memory_limit: bytes the slots of one shape may use (0: the device's free memory). A shape
+  // gets two slots when they fit, one when only one does; when none fits, GpuError states the
+  // need before anything is allocated.
   GpuScorer(Precision precision, const std::string& a5_variant,
-            const std::string& det_variant = "");
+            const std::string& det_variant = "", std::size_t memory_limit = 0);
   ~GpuScorer();
   GpuScorer(const GpuScorer&) = delete;
   GpuScorer& operator=(const GpuScorer&) = delete;
@@ -53,6 +56,8 @@ class GpuScorer {
                        bool want_maps);
   GpuStageOutputs collect(std::uint64_t ticket);
   int slots() const;
+  // Slots planned for a shape (plans it if new): how many of its pairs may be in flight.
+  int slots_for(int width, int height);
   std::size_t in_flight() const;
   // True when the last submitted pair reused its slot's reference side.
   bool last_reused_reference() const;

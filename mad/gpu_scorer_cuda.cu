@@ -9,6 +9,7 @@
 #include "detection/detection_gpu.h"
 #include "mad/gpu_pipeline_cuda.h"
 #include "mad/gpu_scorer.h"
+#include "mad/memory_check.h"
 
 namespace mad {
 
@@ -65,6 +66,7 @@ class Slot final : public SlotBase {
 
 struct ShapeSlots {
   std::vector<std::unique_ptr<SlotBase>> slots;
+  int capacity = 0;  // slots this shape may have (memory plan), 0 until planned
   int next = 0;
   std::uint64_t last_use = 0;
   bool any_busy() const {
@@ -80,6 +82,7 @@ struct GpuScorer::Impl {
   Precision precision;
   std::string a5_requested;
   std::string det_requested;
+  std::size_t memory_limit = 0;
   std::string a5_name;
   std::map<std::pair<int, int>, ShapeSlots> shapes;
   std::deque<std::pair<std::uint64_t, SlotBase*>> outstanding;
@@ -109,11 +112,21 @@ struct GpuScorer::Impl {
 
   // Slots of a shape are used in turn and created when first reached (a one-off score builds
   // one; a batch builds two, the second sharing the first's log-Gabor bank).
-  SlotBase& slot_for(int w, int h) {
+  ShapeSlots& plan(int w, int h) {
     ShapeSlots& s = shapes[{w, h}];
+    if (s.capacity == 0) {
+      // Throws GpuError with the need when not even one slot fits; nothing is allocated yet.
+      s.capacity = gpu_slots_for_shape(w, h, precision, kSlotsPerShape, memory_limit,
+                                       gpu_free_memory_bytes());
+    }
+    return s;
+  }
+
+  SlotBase& slot_for(int w, int h) {
+    ShapeSlots& s = plan(w, h);
     s.last_use = ++clock;
     const std::size_t i = static_cast<std::size_t>(s.next);
-    s.next = (s.next + 1) % kSlotsPerShape;
+    s.next = (s.next + 1) % s.capacity;
     if (i >= s.slots.size()) {
       s.slots.push_back(precision == Precision::Double ? make_slot<double>(w, h, s)
                                                        : make_slot<float>(w, h, s));
@@ -132,9 +145,10 @@ struct GpuScorer::Impl {
 };
 
 GpuScorer::GpuScorer(Precision precision, const std::string& a5_variant,
-                     const std::string& det_variant)
+                     const std::string& det_variant, std::size_t memory_limit)
     : impl_(std::make_unique<Impl>()) {
   impl_->precision = precision;
+  impl_->memory_limit = memory_limit;
   impl_->a5_requested = a5_variant;
   impl_->det_requested = det_variant;
   bool det_known = det_variant.empty();
@@ -159,6 +173,7 @@ GpuScorer::~GpuScorer() = default;
 
 const std::string& GpuScorer::a5_variant() const { return impl_->a5_name; }
 int GpuScorer::slots() const { return kSlotsPerShape; }
+int GpuScorer::slots_for(int width, int height) { return impl_->plan(width, height).capacity; }
 std::size_t GpuScorer::in_flight() const { return impl_->outstanding.size(); }
 bool GpuScorer::last_reused_reference() const { return impl_->last_reused; }
 std::size_t GpuScorer::device_bytes() const { return impl_->peak_bytes; }

@@ -6,7 +6,7 @@
 
 namespace mad {
 struct GpuScorer::Impl {};
-GpuScorer::GpuScorer(Precision, const std::string&, const std::string&) {
+GpuScorer::GpuScorer(Precision, const std::string&, const std::string&, std::size_t) {
   throw GpuError("this build has no CUDA backend");
 }
 GpuScorer::~GpuScorer() = default;
@@ -18,6 +18,7 @@ std::uint64_t GpuScorer::submit(const GpuInput&, const GpuInput&, bool, bool) {
 }
 GpuStageOutputs GpuScorer::collect(std::uint64_t) { throw GpuError("this build has no CUDA backend"); }
 int GpuScorer::slots() const { return 0; }
+int GpuScorer::slots_for(int, int) { return 0; }
 std::size_t GpuScorer::in_flight() const { return 0; }
 bool GpuScorer::last_reused_reference() const { return false; }
 std::size_t GpuScorer::device_bytes() const { return 0; }

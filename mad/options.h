@@ -1,6 +1,7 @@
 // User-facing choices of a MAD computation (spec §14) and their text forms for the CLI/JSON.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace mad {
@@ -20,6 +21,7 @@ struct ScoreOptions {
   std::string a5_variant;                     // GPU A5 variant; empty = registry default
   std::string det_variant;                    // GPU detection-statistics variant; empty = default
   bool want_maps = false;                     // return map.HI and map.LO
+  std::size_t gpu_memory_limit = 0;           // bytes for one shape's GPU slots; 0 = free memory
 };
 
 std::string to_string(MadVersion v);

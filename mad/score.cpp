@@ -10,6 +10,8 @@
 #include "detection/detection.h"
 #include "mad/combine.h"
 #include "mad/gpu_scorer.h"
+#include "mad/memory_check.h"
+#include "common/parallel.h"
 
 namespace mad {
 
@@ -60,7 +62,7 @@ Scorer::Scorer(ScoreOptions options)
     : options_(std::move(options)), backend_(resolve_backend(options_.backend)) {
   if (backend_ == Backend::Cuda)
     gpu_ = std::make_unique<GpuScorer>(options_.precision, options_.a5_variant,
-                                       options_.det_variant);
+                                       options_.det_variant, options_.gpu_memory_limit);
 }
 Scorer::~Scorer() = default;
 Scorer::Scorer(Scorer&&) noexcept = default;
@@ -88,6 +90,9 @@ ScoreResult Scorer::score(const GrayImage& ref, const GrayImage& dst) {
     r.precision = options_.precision;
     r.a5_variant = gpu_->a5_variant();
   } else {
+    // Refuse up front, stating the need, rather than fail in the middle of an allocation.
+    require_cpu_memory(r.width, r.height, thread_count(), options_.want_maps,
+                       host_available_memory_bytes());
     auto det = detection::detect_cpu(ref.pixels.cview(), dst.pixels.cview(), uint8_luminance,
                                      options_.want_maps);
     auto app = appearance::appear_cpu(ref.pixels.cview(), dst.pixels.cview(), options_.want_maps);

@@ -90,7 +90,9 @@ std::string bandwidth_lines(const BenchReport& r) {
                   n(r.device.copy_bandwidth_gbps) + " GB/s), best variant:";
   const std::pair<const char*, const char*> cases[] = {
       {"gray", "rgb"}, {"darken", "rgb"}, {"histogram", "uniform_random"}, {"smooth", "1ch"}, {"nick", "w=15"}};
-  for (const auto& [group, case_name] : cases) {
+  for (const auto& entry : cases) {
+    // Plain locals: C++17 lambdas may not capture structured bindings (clang rejects it).
+    const std::string group = entry.first, case_name = entry.second;
     const BenchRow* best = fastest(r, [&](const BenchRow& x) {
       return pre(x) && x.group == group && x.case_name == case_name && x.width == w && x.height == h;
     });

@@ -16,6 +16,7 @@
 #include "datasets/pairs_list.h"
 #include "mad/batch_scorer.h"
 #include "mad/gpu_variants.h"
+#include "mad/memory_check.h"
 #include "mad/result_json.h"
 #include "mad/score.h"
 #include "tools/cli_commands.h"
@@ -26,7 +27,7 @@ namespace {
 struct ScoreArgs {
   std::string ref, dist, pairs, out, maps_dir;
   std::string backend = "auto", version = "2011", input_class = "auto", precision = "double";
-  std::string a5, det;
+  std::string a5, det, gpu_memory_limit;
   bool json = false;
   bool list_variants = false;
   int threads = 0;
@@ -40,6 +41,7 @@ ScoreOptions make_options(const ScoreArgs& a) {
   o.precision = parse_precision(a.precision);
   o.a5_variant = a.a5;
   o.det_variant = a.det;
+  if (!a.gpu_memory_limit.empty()) o.gpu_memory_limit = parse_memory_size(a.gpu_memory_limit);
   o.want_maps = !a.maps_dir.empty();
   return o;
 }
@@ -76,6 +78,11 @@ int run_single(const ScoreArgs& a) {
   const GrayImage dist = load_gray_image(a.dist);
   print_notes(a.ref, ref);
   print_notes(a.dist, dist);
+  if (resolve_backend(options.backend) == Backend::Cpu) {
+    const std::string need = cpu_memory_statement(ref.pixels.width(), ref.pixels.height(),
+                                                  thread_count(), options.want_maps);
+    if (!need.empty()) std::fprintf(stderr, "mad: note: %s\n", need.c_str());
+  }
   const ScoreResult r = score(ref, dist, options);
   nlohmann::json maps;
   if (options.want_maps) maps = write_maps(a.maps_dir, r);
@@ -156,6 +163,7 @@ Subcommand add_score_command(CLI::App& root) {
   cmd->add_option("--precision", args->precision, "GPU arithmetic: double (faithful) | float (fast)")->capture_default_str();
   cmd->add_option("--a5", args->a5, "GPU A5 local-statistics variant (see --list-variants)");
   cmd->add_option("--det-variant", args->det, "GPU detection block-statistics variant (see --list-variants)");
+  cmd->add_option("--gpu-memory-limit", args->gpu_memory_limit, "GPU memory one image shape may use, e.g. 8GiB (default: the device's free memory)");
   cmd->add_option("--maps", args->maps_dir, "Write map.HI and map.LO into this folder (16-bit PNG scaled to the maximum; 32-bit float TIFF when built with libtiff)");
   cmd->add_option("--threads", args->threads, "CPU worker threads (default: all cores)");
   cmd->add_flag("--json", args->json, "Print one JSON object");

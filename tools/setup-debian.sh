@@ -5,6 +5,8 @@ set -euo pipefail
 packages=(cmake g++ make pkg-config libpng-dev libjpeg-dev libtiff-dev libstb-dev libfftw3-dev
           libeigen3-dev libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
           libmatio-dev)
+# MAD_SETUP_FUZZ=1 adds clang and its libFuzzer runtime (tools/fuzz-smoke.sh, CI).
+[ "${MAD_SETUP_FUZZ:-0}" = 1 ] && packages+=(clang libclang-rt-14-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,47 @@
+# libFuzzer targets, one per input parser. Included by cmake/fuzzing.cmake (deferred to the end
+# of the top-level CMakeLists.txt, once the libraries exist) when MAD_BUILD_FUZZERS is on; being
+# included rather than added as a subdirectory, it names its sources by absolute path.
+# Each fuzz_<name>.cpp is one executable fuzz_<name> (in BUILD/fuzz/, all built by the target
+# mad_fuzzers); its seeds are corpus/<name>/ and tools/fuzz-smoke.sh runs them all.
+# make_seeds.cpp regenerates the image seeds with the codecs' own encoders.
+set(fuzz_dir ${PROJECT_SOURCE_DIR}/tests/fuzz)
+set(MAD_FUZZ_TARGETS png jpeg tiff stb pairs_list dataset_scores results_file cli)
+set(fuzz_libs_png mad_common)
+set(fuzz_libs_jpeg mad_common)
+set(fuzz_libs_tiff mad_common)
+set(fuzz_libs_stb mad_common)
+set(fuzz_libs_pairs_list mad_datasets)
+set(fuzz_libs_dataset_scores mad_datasets)
+set(fuzz_libs_results_file mad_datasets)
+set(fuzz_libs_cli mad_cli)
+
+add_custom_target(mad_fuzzers)
+foreach(name ${MAD_FUZZ_TARGETS})
+  set(target fuzz_${name})
+  add_executable(${target} ${fuzz_dir}/fuzz_${name}.cpp)
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${target} PRIVATE ${fuzz_libs_${name}})
+  target_link_options(${target} PRIVATE -fsanitize=fuzzer)
+  set_target_properties(${target} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/fuzz)
+  add_dependencies(mad_fuzzers ${target})
+endforeach()
+
+# stb_image is a header library: compiling its implementation into the BMP/PNM target (rather
+# than calling Debian's uninstrumented libstb) lets libFuzzer see its branches. The
+# executable's definitions take precedence over the shared library's.
+if(MAD_HAVE_STB)
+  target_sources(fuzz_stb PRIVATE ${fuzz_dir}/stb_image_instrumented.cpp)
+  target_include_directories(fuzz_stb PRIVATE ${STB_INCLUDE_DIR})
+endif()
+
+# The seed generator is an ordinary program (no libFuzzer main).
+add_executable(fuzz_make_seeds ${fuzz_dir}/make_seeds.cpp)
+target_include_directories(fuzz_make_seeds PRIVATE ${PROJECT_SOURCE_DIR})
+target_link_libraries(fuzz_make_seeds PRIVATE mad_common PNG::PNG JPEG::JPEG)
+if(MAD_HAVE_TIFF)
+  target_link_libraries(fuzz_make_seeds PRIVATE TIFF::TIFF)
+endif()
+if(MAD_HAVE_STB)
+  target_link_libraries(fuzz_make_seeds PRIVATE mad_stb)
+endif()
+set_target_properties(fuzz_make_seeds PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/fuzz)

@@ -1,0 +1,59 @@
+// The GPU memory model of mad/memory_estimate.h against the device: the free memory a
+// GpuScorer's first pair of a shape takes (one slot and its bank, cuFFT plans included) must
+// lie within the model, and the model must not overstate it by much. Skips without a GPU.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "mad/gpu_scorer.h"
+#include "mad/memory_check.h"
+#include "mad/memory_estimate.h"
+#include "tests/support/test_support.h"
+
+namespace mad {
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+// What a first launch may add besides the slot: cuFFT's and our kernels' modules load lazily
+// (CUDA_MODULE_LOADING=LAZY) the first time each kernel runs. A warm-up pair of another shape
+// loads most of them first; this bounds the rest.
+constexpr std::size_t kLazyLoadingAllowance = 64 * kMiB;
+// The model may overstate the measured use by this fraction plus the 2 MiB rounding of its
+// ~25 buffers: beyond that it would refuse pairs that fit.
+constexpr double kGpuModelSlack = 0.25;
+constexpr std::size_t kRoundingAllowance = 25 * 2 * kMiB;
+
+std::size_t measured_first_pair(int width, int height, Precision precision) {
+  const Image<double> ref = test::random_image(width, height, 21);
+  const Image<double> dst = test::random_image(width, height, 22);
+  GpuScorer scorer(precision, "");
+  const std::size_t before = gpu_free_memory_bytes();
+  scorer.run(ref.cview(), dst.cview(), true, false);  // synchronous: read-back of the sums
+  const std::size_t after = gpu_free_memory_bytes();
+  return before > after ? before - after : 0;
+}
+
+TEST(GpuMemoryEstimateDevice, ModelBoundsTheMemoryOfOneSlot) {
+  MAD_REQUIRE_GPU();
+  measured_first_pair(96, 80, Precision::Double);  // warm-up: load the kernels' modules
+  measured_first_pair(96, 80, Precision::Float);
+  struct Shape {
+    int width, height;
+  } shapes[] = {{512, 512}, {1031, 769}, {2048, 1536}};  // 1031 is prime: Bluestein
+  for (const Shape& s : shapes) {
+    for (Precision p : {Precision::Double, Precision::Float}) {
+      const std::size_t model = estimate_gpu_pair_memory(s.width, s.height, p).device_total(1);
+      const std::size_t used = measured_first_pair(s.width, s.height, p);
+      SCOPED_TRACE(std::to_string(s.width) + "x" + std::to_string(s.height) +
+                   (p == Precision::Double ? " double" : " float") + ": model " +
+                   std::to_string(model / kMiB) + " MiB, used " + std::to_string(used / kMiB) +
+                   " MiB");
+      EXPECT_LE(used, model + kLazyLoadingAllowance);
+      EXPECT_LE(static_cast<double>(model),
+                (1.0 + kGpuModelSlack) * static_cast<double>(used) + kRoundingAllowance);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mad

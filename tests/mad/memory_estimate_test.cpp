@@ -1,0 +1,229 @@
+// The memory models of mad/memory_estimate.h and the checks of mad/memory_check.h.
+//
+// The CPU model is held to the code by measurement: this file replaces the global operator
+// new/delete of the mad test executable with counting versions (a 16-byte size header, then
+// malloc), so a test can read the peak heap of one mad::score call and compare it with the
+// model. The counters cost two relaxed atomics per allocation; every other test of the
+// executable runs unchanged.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdlib>
+#include <new>
+#include <string>
+
+#include "common/error.h"
+#include "common/parallel.h"
+#include "mad/memory_check.h"
+#include "mad/memory_estimate.h"
+#include "mad/score.h"
+#include "tests/support/test_support.h"
+
+namespace {
+
+std::atomic<std::size_t> g_heap_now{0};
+std::atomic<std::size_t> g_heap_peak{0};
+constexpr std::size_t kHeader = 16;  // keeps the default new alignment (16 on x86-64)
+
+void* counted_alloc(std::size_t n) {
+  void* raw = std::malloc(n + kHeader);
+  if (!raw) throw std::bad_alloc();
+  *static_cast<std::size_t*>(raw) = n;
+  const std::size_t now = g_heap_now.fetch_add(n, std::memory_order_relaxed) + n;
+  std::size_t peak = g_heap_peak.load(std::memory_order_relaxed);
+  while (now > peak && !g_heap_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  }
+  return static_cast<char*>(raw) + kHeader;
+}
+
+void counted_free(void* p) noexcept {
+  if (!p) return;
+  void* raw = static_cast<char*>(p) - kHeader;
+  g_heap_now.fetch_sub(*static_cast<std::size_t*>(raw), std::memory_order_relaxed);
+  std::free(raw);
+}
+
+}  // namespace
+
+void* operator new(std::size_t n) { return counted_alloc(n); }
+void* operator new[](std::size_t n) { return counted_alloc(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return counted_alloc(n);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
+void operator delete(void* p) noexcept { counted_free(p); }
+void operator delete[](void* p) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+
+namespace mad {
+namespace {
+
+constexpr std::size_t kMiB = std::size_t{1} << 20;
+constexpr std::size_t kGiB = std::size_t{1} << 30;
+
+// Small allocations the model leaves to CpuPairMemory::overhead: per-row scratch vectors, the
+// std::function and std::thread bookkeeping of parallel_for (a few KB at these sizes).
+constexpr std::size_t kSmallAllocations = 64 * 1024;
+// With one thread the peak is deterministic and the model must be tight: it may exceed the
+// measurement by this fraction at most (it counts the per-shape caches as present in every
+// phase; the first pair of a shape builds the bank only after detection).
+constexpr double kCpuModelSlack = 0.05;
+
+// Peak heap of one CPU score, beyond what was allocated before the call (the input images).
+std::size_t measured_cpu_peak(int width, int height, int threads, bool want_maps) {
+  const GrayImage ref = make_gray_image(test::random_image(width, height, 11));
+  const GrayImage dst = make_gray_image(test::random_image(width, height, 12));
+  ScoreOptions o;
+  o.backend = Backend::Cpu;
+  o.want_maps = want_maps;
+  set_thread_count(threads);
+  const std::size_t before = g_heap_now.load();
+  g_heap_peak.store(before);
+  {
+    const ScoreResult r = score(ref, dst, o);
+    EXPECT_TRUE(std::isfinite(r.mad));
+  }
+  const std::size_t peak = g_heap_peak.load();
+  set_thread_count(0);
+  return peak - before;
+}
+
+TEST(CpuMemoryEstimate, BoundsTheMeasuredPeakHeapOfTheCpuPath) {
+  // Shapes no other test uses, so each call builds its per-shape caches from scratch (the
+  // first pair of a shape is the costliest). Odd sizes exercise the half-spectrum terms.
+  // With several threads the measured peak depends on how many subband workers the scheduler
+  // runs at once (each holds its scratch only while it runs), so the model (all at once) is
+  // checked as an upper bound there, and for tightness with one thread.
+  int shape = 0;
+  for (int threads : {1, 2, 3}) {
+    for (bool maps : {false, true}) {
+      const int width = 181 + 2 * shape++, height = 149;
+      SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + ", threads " +
+                   std::to_string(threads) + (maps ? ", maps" : ""));
+      const CpuPairMemory m = estimate_cpu_pair_memory(width, height, threads, maps);
+      const CpuPairMemory m1 = estimate_cpu_pair_memory(width, height, 1, maps);
+      const std::size_t model = m.caches + m.working;
+      const std::size_t model1 = m1.caches + m1.working;
+      const std::size_t measured = measured_cpu_peak(width, height, threads, maps);
+      EXPECT_LE(measured, model + kSmallAllocations);
+      EXPECT_GE(static_cast<double>(measured), (1.0 - kCpuModelSlack) * static_cast<double>(model1));
+      EXPECT_EQ(m.images, 2u * width * height * sizeof(double));
+    }
+  }
+}
+
+TEST(CpuMemoryEstimate, GrowsWithThreadsAndStatesHugePairs) {
+  // 16000x16000: every plane is 1.9 GiB; the appearance stage dominates.
+  const CpuPairMemory one = estimate_cpu_pair_memory(16000, 16000, 1, false);
+  const CpuPairMemory eight = estimate_cpu_pair_memory(16000, 16000, 8, false);
+  EXPECT_GT(eight.total(), one.total());
+  EXPECT_GT(one.total(), 40 * kGiB);  // far beyond the two input planes (3.8 GiB)
+  const std::string s = cpu_memory_statement(16000, 16000, 8, false);
+  EXPECT_NE(s.find("16000x16000"), std::string::npos) << s;
+  EXPECT_NE(s.find("GiB"), std::string::npos) << s;
+  EXPECT_EQ(cpu_memory_statement(512, 384, 8, false), "");  // small pairs say nothing
+}
+
+TEST(CpuMemoryCheck, RefusesUpFrontWithTheNeedAndAThreadCountThatFits) {
+  const std::size_t need8 = estimate_cpu_pair_memory(16000, 16000, 8, false).total();
+  const std::size_t need2 = estimate_cpu_pair_memory(16000, 16000, 2, false).total();
+  EXPECT_NO_THROW(require_cpu_memory(16000, 16000, 8, false, need8));
+  EXPECT_NO_THROW(require_cpu_memory(16000, 16000, 8, false, 0));  // unknown: not checked
+  try {
+    require_cpu_memory(16000, 16000, 8, false, need2);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("16000x16000"), std::string::npos) << m;
+    EXPECT_NE(m.find("8 threads"), std::string::npos) << m;
+    EXPECT_NE(m.find("--threads 2"), std::string::npos) << m;
+  }
+  try {
+    require_cpu_memory(16000, 16000, 8, false, 16 * kGiB);
+    FAIL() << "expected InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("even with --threads 1"), std::string::npos) << e.what();
+  }
+  EXPECT_GT(host_available_memory_bytes(), 0u);  // Linux: /proc/meminfo
+}
+
+TEST(GpuMemoryEstimate, CountsEveryBufferOfASlot) {
+  // 512x512 double: P = 2^18 pixels of 8 bytes = 2 MiB per real plane, so rounding to 2 MiB
+  // pages is exact for full planes. Bank 9 planes; staging: uint8 pair (0.5 MiB -> 2), double
+  // pair (4), widened pair (4), sums (-> 2), maps (4) = 16 MiB.
+  const GpuPairMemory d = estimate_gpu_pair_memory(512, 512, Precision::Double);
+  EXPECT_EQ(d.bank, 18 * kMiB);
+  EXPECT_EQ(d.staging, 16 * kMiB);
+  EXPECT_EQ(d.device_total(2), d.bank + 2 * d.slot());
+  // Float halves the Real buffers; uint8/double uploads and double sums stay.
+  const GpuPairMemory f = estimate_gpu_pair_memory(512, 512, Precision::Float);
+  EXPECT_EQ(f.bank, 10 * kMiB);  // 9 MiB of factors in 2 MiB pages
+  EXPECT_LT(f.slot(), d.slot());
+  // A prime side goes through Bluestein: a bigger cuFFT work area than a smooth neighbour.
+  EXPECT_GT(estimate_gpu_pair_memory(521, 512, Precision::Double).cufft_work,
+            estimate_gpu_pair_memory(520, 512, Precision::Double).cufft_work);
+  EXPECT_THROW(estimate_gpu_pair_memory(0, 5, Precision::Double), InvalidArgument);
+}
+
+TEST(GpuMemoryCheck, SlotsPerShape) {
+  const GpuPairMemory m = estimate_gpu_pair_memory(4096, 4096, Precision::Double);
+  const std::size_t one = m.device_total(1), two = m.device_total(2);
+  EXPECT_EQ(two, one + m.slot());  // the second slot shares the first one's bank
+  // No limit, free memory unknown: the full count.
+  EXPECT_EQ(gpu_slots_for_shape(4096, 4096, Precision::Double, 2, 0, 0), 2);
+  // A limit between one and two slots: one slot (pairs of the shape run one at a time).
+  EXPECT_EQ(gpu_slots_for_shape(4096, 4096, Precision::Double, 2, two - 1, 0), 1);
+  EXPECT_EQ(gpu_slots_for_shape(4096, 4096, Precision::Double, 2, two, 0), 2);
+  // Free memory: the slots plus the reserve must fit.
+  EXPECT_EQ(gpu_slots_for_shape(4096, 4096, Precision::Double, 2, 0, two + kGpuMemoryReserve), 2);
+  EXPECT_EQ(gpu_slots_for_shape(4096, 4096, Precision::Double, 2, 0, two), 1);
+  // Not even one slot: refused up front with the need and a way out.
+  try {
+    gpu_slots_for_shape(4096, 4096, Precision::Double, 2, one - 1, 0);
+    FAIL() << "expected GpuError";
+  } catch (const GpuError& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find("4096x4096"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("--gpu-memory-limit"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("--precision float"), std::string::npos) << msg;
+    EXPECT_EQ(e.exit_code(), kExitGpu);
+  }
+  // 16000x16000 on an 80 GB-class device: double does not fit even one slot; float does.
+  const std::size_t h100_free = 79 * kGiB;
+  EXPECT_THROW(gpu_slots_for_shape(16000, 16000, Precision::Double, 2, 0, h100_free), GpuError);
+  EXPECT_GE(gpu_slots_for_shape(16000, 16000, Precision::Float, 2, 0, h100_free), 1);
+  try {
+    gpu_slots_for_shape(16000, 16000, Precision::Float, 2, 0, 8 * kGiB);
+    FAIL() << "expected GpuError";
+  } catch (const GpuError& e) {
+    EXPECT_NE(std::string(e.what()).find("free"), std::string::npos) << e.what();
+  }
+}
+
+TEST(MemorySize, ParsesBytesAndBinaryUnits) {
+  EXPECT_EQ(parse_memory_size("1073741824"), kGiB);
+  EXPECT_EQ(parse_memory_size("512MiB"), 512 * kMiB);
+  EXPECT_EQ(parse_memory_size("512 mib"), 512 * kMiB);
+  EXPECT_EQ(parse_memory_size("1.5GiB"), 3 * kGiB / 2);
+  EXPECT_EQ(parse_memory_size("80G"), 80 * kGiB);
+  EXPECT_EQ(parse_memory_size("4k"), 4096u);
+  EXPECT_EQ(parse_memory_size(" 2 TiB "), std::size_t{2} << 40);
+  for (const char* bad : {"", "GiB", "0", "-1GiB", "1.5", "1..5G", "12 apples", "1e9", "5 G B",
+                          "9999999TiB", "0.0000001"})
+    EXPECT_THROW(parse_memory_size(bad), InvalidArgument) << bad;
+  EXPECT_EQ(format_bytes(512), "512 B");
+  EXPECT_EQ(format_bytes(3 * kMiB + kMiB / 2), "3.5 MiB");
+  EXPECT_EQ(format_bytes(63 * kGiB), "63.0 GiB");
+}
+
+}  // namespace
+}  // namespace mad
