@@ -1,6 +1,9 @@
 #include "tests/support/test_support.h"
 
+#include <sys/wait.h>
+
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <limits>
@@ -125,6 +128,17 @@ double max_rel_diff(ImageView<const double> a, ImageView<const double> b, double
       if (!(d <= worst)) worst = std::isnan(d) ? std::numeric_limits<double>::infinity() : d;
     }
   return worst;
+}
+
+CommandResult run_command(const std::string& command) {
+  CommandResult r;
+  FILE* p = popen(command.c_str(), "r");
+  if (!p) return r;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
+  const int status = pclose(p);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
 }
 
 bool gpu_available() { return mad::gpu_device_available(); }

@@ -39,6 +39,14 @@ double max_abs_diff(ImageView<const double> a, ImageView<const double> b);
 // max |a-b| / max(|b|, floor) — relative error with a floor for near-zero reference values.
 double max_rel_diff(ImageView<const double> a, ImageView<const double> b, double floor);
 
+// Runs `command` through the shell and captures its standard output (redirect stderr in the
+// command to capture it too). exit_code is -1 when the command died from a signal.
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+};
+CommandResult run_command(const std::string& command);
+
 // True when a CUDA device is present and the CUDA backend was compiled.
 bool gpu_available();
 

@@ -46,14 +46,10 @@ std::string slurp(const fs::path& p) {
 BenchRun run_bench(const std::string& args) {
   const fs::path err = scratch() / "stderr.txt";
   const std::string cmd = std::string(MAD_BINARY) + " bench " + args + " 2>'" + err.string() + "'";
+  const mad::test::CommandResult c = mad::test::run_command(cmd);
   BenchRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.exit_code = c.exit_code;
+  r.out = c.out;
   r.err = slurp(err);
   return r;
 }

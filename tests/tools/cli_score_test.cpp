@@ -18,22 +18,10 @@ namespace fs = std::filesystem;
 namespace mad {
 namespace {
 
-struct RunResult {
-  int exit_code = -1;
-  std::string out;  // stdout and stderr together
-};
+using RunResult = test::CommandResult;
 
 RunResult run_mad(const std::string& args) {
-  const std::string cmd = std::string(MAD_BINARY) + " " + args + " 2>&1";
-  RunResult r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  std::size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return test::run_command(std::string(MAD_BINARY) + " " + args + " 2>&1");
 }
 
 std::string img(const std::string& name) {

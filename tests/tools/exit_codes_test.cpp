@@ -26,20 +26,10 @@ namespace fs = std::filesystem;
 namespace mad {
 namespace {
 
-struct MadRun {
-  int code = -1;
-  std::string out;  // stdout and stderr
-};
+using MadRun = test::CommandResult;
 
 MadRun run_mad(const std::string& args) {
-  MadRun r;
-  FILE* p = popen((std::string(MAD_BINARY) + " " + args + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  char buf[4096];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) r.out.append(buf, n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;  // a signal is never a valid outcome
-  return r;
+  return test::run_command(std::string(MAD_BINARY) + " " + args + " 2>&1");
 }
 
 // A scratch folder with two 48x40 gray PNGs (a pair), a 20x20 one (too small for MAD), a
@@ -82,7 +72,7 @@ TEST_F(ExitCodes, ZeroOnSuccess) {
         "kernel gray --backend cpu " + f("rgb.png") + " " + f("gray_out.png"),
         std::string("--help"), std::string("score --help"), std::string("--version")}) {
     const MadRun r = run_mad(args);
-    EXPECT_EQ(r.code, kExitOk) << args << "\n" << r.out;
+    EXPECT_EQ(r.exit_code, kExitOk) << args << "\n" << r.out;
   }
 }
 
@@ -98,7 +88,7 @@ TEST_F(ExitCodes, TwoForUsageErrors) {
         "score " + f("ref.png") + " " + f("dist.png") + " " + f("dist.png"),  // extra positional
         "kernel no-such-kernel --backend cpu " + f("rgb.png") + " " + f("x.png")}) {
     const MadRun r = run_mad(args);
-    EXPECT_EQ(r.code, kExitUsage) << args << "\n" << r.out;
+    EXPECT_EQ(r.exit_code, kExitUsage) << args << "\n" << r.out;
   }
 }
 
@@ -112,7 +102,7 @@ TEST_F(ExitCodes, ThreeForInputErrors) {
         "score --backend cpu --pairs " + f("no_such_list.csv"),
         "kernel gray --backend cpu " + f("missing.png") + " " + f("x.png")}) {
     const MadRun r = run_mad(args);
-    EXPECT_EQ(r.code, kExitInput) << args << "\n" << r.out;
+    EXPECT_EQ(r.exit_code, kExitInput) << args << "\n" << r.out;
     EXPECT_NE(r.out.find("error"), std::string::npos) << r.out;
   }
 }
@@ -120,7 +110,7 @@ TEST_F(ExitCodes, ThreeForInputErrors) {
 TEST_F(ExitCodes, FiveWhenSomePairsFailAndEveryRowIsWritten) {
   const MadRun r = run_mad("score --backend cpu --pairs " + f("partial.csv") + " --out " +
                         f("partial_out.csv"));
-  EXPECT_EQ(r.code, kExitPartial) << r.out;
+  EXPECT_EQ(r.exit_code, kExitPartial) << r.out;
   std::ifstream in(dir_ / "partial_out.csv");
   int lines = 0;
   for (std::string line; std::getline(in, line);) ++lines;
@@ -136,7 +126,7 @@ TEST_F(ExitCodes, FourWhenCudaIsRequiredWithoutADevice) {
         "score --backend cuda --pairs " + f("good.csv") + " --out " + f("cuda_out.csv"),
         "kernel gray --backend cuda " + f("rgb.png") + " " + f("gray_cuda.png")}) {
     const MadRun r = run_mad(args);
-    EXPECT_EQ(r.code, kExitGpu) << args << "\n" << r.out;
+    EXPECT_EQ(r.exit_code, kExitGpu) << args << "\n" << r.out;
   }
 }
 
