@@ -163,7 +163,9 @@ DecodedImage decode_tiff(const std::string& path, const std::vector<std::uint8_t
   // The strips or tiles lie inside the file, and each codec expands its data by a bounded
   // factor (none 1, PackBits 64, deflate 1032, LZW < 4096). A header announcing more samples
   // than the file can hold is corrupt: refuse it before allocating them (a 162-byte file would
-  // otherwise cost 2 GiB). Other codecs (JPEG, ...) have no such bound and are not checked.
+  // otherwise cost 2 GiB). Other codecs (JPEG, ...) get the same generous 4096: baseline JPEG
+  // needs at least ~4 bits per 8x8 block and component, i.e. at most ~256x for a flat image
+  // (a 334-byte JPEG-in-TIFF claiming 7440 x 25600 x 3 was found by fuzz-smoke).
   std::uint16_t compression = COMPRESSION_NONE;
   TIFFGetFieldDefaulted(t, TIFFTAG_COMPRESSION, &compression);
   const double expansion = compression == COMPRESSION_NONE       ? 1
@@ -171,11 +173,10 @@ DecodedImage decode_tiff(const std::string& path, const std::vector<std::uint8_t
                            : compression == COMPRESSION_ADOBE_DEFLATE ||
                                    compression == COMPRESSION_DEFLATE
                                ? 1032
-                           : compression == COMPRESSION_LZW ? 4096
-                                                            : 0;
+                               : 4096;  // LZW (< 4096) and every other codec
   const double sample_bytes =
       static_cast<double>(width) * height * spp * (bps / 8);
-  if (expansion > 0 && sample_bytes > expansion * static_cast<double>(bytes.size()))
+  if (sample_bytes > expansion * static_cast<double>(bytes.size()))
     throw_input_error(path, "truncated TIFF data (" + std::to_string(bytes.size()) +
                                 " bytes cannot hold a " + std::to_string(width) + " x " +
                                 std::to_string(height) + " image)");
