@@ -82,7 +82,11 @@ void check_bmp_size(const std::string& path, const std::vector<std::uint8_t>& b)
   if (compression != 0 && compression != 3)
     throw_input_error(path, "unsupported BMP compression " + std::to_string(compression) +
                                 " (RLE, JPEG and PNG BMPs are not read)");
-  if (width <= 0 || height <= 0 || bpp == 0) return;  // stb reports these
+  // stb does not refuse every odd depth (a 44-byte file with 0 bits per pixel made it allocate
+  // 638 MB, found by fuzz-smoke): only the depths BMP defines get through.
+  if (bpp != 1 && bpp != 4 && bpp != 8 && bpp != 16 && bpp != 24 && bpp != 32)
+    throw_input_error(path, "unsupported BMP depth of " + std::to_string(bpp) + " bits per pixel");
+  if (width <= 0 || height <= 0) return;  // stb reports these
   const unsigned long long stride = (static_cast<unsigned long long>(width) * bpp + 31) / 32 * 4;
   if (static_cast<unsigned long long>(offset) + stride * height > b.size())
     throw_input_error(path, "truncated BMP pixel data");

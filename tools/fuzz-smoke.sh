@@ -61,7 +61,8 @@ for t in $targets; do
   fi
 
   echo "== fuzz_$t: ${seconds}s"
-  if "$bin" "${opts[@]}" -max_total_time="$seconds" -print_final_stats=1 "$work" \
+  # A fixed seed makes CI runs reproducible: the same code explores the same inputs.
+  if "$bin" "${opts[@]}" -seed="${MAD_FUZZ_SEED:-1}" -max_total_time="$seconds" -print_final_stats=1 "$work" \
       >"$artifacts/fuzz.log" 2>&1; then
     grep -E '^stat::number_of_executed_units' "$artifacts/fuzz.log" || true
   else
