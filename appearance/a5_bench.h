@@ -53,18 +53,18 @@ inline std::string describe_a5_variants() {
 }
 
 struct A5BenchOptions {
-  bool single_precision = false;   // time the float instantiation instead of double
-  int warmup_runs = 3;             // launches before timing starts (clocks, caches, modules)
-  int timed_runs = 21;             // the median of these is reported
+  bool single_precision = false;      // time the float instantiation instead of double
+  int warmup_runs = 3;                // launches before timing starts (clocks, caches, modules)
+  int timed_runs = 21;                // the median of these is reported
   std::vector<std::string> variants;  // empty: every registered variant
 };
 
 struct A5BenchResult {
   std::string variant;
-  std::string precision;     // "double" or "float"
+  std::string precision;  // "double" or "float"
   int width = 0, height = 0;
-  int subbands = 0;          // subbands per launch (all of them: one launch per run)
-  std::size_t blocks = 0;    // 16x16 blocks per subband
+  int subbands = 0;        // subbands per launch (all of them: one launch per run)
+  std::size_t blocks = 0;  // 16x16 blocks per subband
   int runs = 0;
   double median_ms = 0, min_ms = 0, max_ms = 0;
   double input_bytes = 0;    // subband samples read once (lower bound on DRAM traffic)
@@ -82,8 +82,7 @@ std::vector<A5BenchResult> a5_bench(const std::vector<ImageView<const double>>& 
 
 // The spec's workload: the 40 subband magnitudes |EO_{s,o}| of a pair (20 each of ref and
 // dst, computed by the CPU path), then a5_bench on them.
-std::vector<A5BenchResult> a5_bench_pair(ImageView<const double> ref,
-                                         ImageView<const double> dst,
+std::vector<A5BenchResult> a5_bench_pair(ImageView<const double> ref, ImageView<const double> dst,
                                          const A5BenchOptions& options);
 #endif
 

@@ -107,8 +107,7 @@ std::vector<A5BenchResult> a5_bench(const std::vector<ImageView<const double>>& 
                                   : bench<double>(subbands, options);
 }
 
-std::vector<A5BenchResult> a5_bench_pair(ImageView<const double> ref,
-                                         ImageView<const double> dst,
+std::vector<A5BenchResult> a5_bench_pair(ImageView<const double> ref, ImageView<const double> dst,
                                          const A5BenchOptions& options) {
   if (ref.width != dst.width || ref.height != dst.height)
     throw InvalidArgument("a5_bench_pair: images differ in size");
@@ -123,8 +122,7 @@ std::vector<A5BenchResult> a5_bench_pair(ImageView<const double> ref,
     for (int s = 0; s < kScales; ++s)
       for (int o = 0; o < kOrientations; ++o) {
         magnitudes.emplace_back(w, h);
-        subband_magnitude_cpu(fft, bank, s, o, spectrum.data(), scratch,
-                              magnitudes.back().view());
+        subband_magnitude_cpu(fft, bank, s, o, spectrum.data(), scratch, magnitudes.back().view());
       }
   }
   std::vector<ImageView<const double>> views;

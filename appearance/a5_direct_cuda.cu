@@ -26,9 +26,9 @@ namespace {
 
 constexpr int kThreadsX = 16;
 constexpr int kThreadsY = 4;
-constexpr int kRun = 2;                                                 // blocks per thread
-constexpr int kCtaBlocksX = kThreadsX;                                  // 16
-constexpr int kCtaBlocksY = kThreadsY * kRun;                           // 8
+constexpr int kRun = 2;                                                // blocks per thread
+constexpr int kCtaBlocksX = kThreadsX;                                 // 16
+constexpr int kCtaBlocksY = kThreadsY * kRun;                          // 8
 constexpr int kTileH = kBlockStride * (kCtaBlocksY - 1) + kBlockSize;  // 44
 constexpr int kTileW = kBlockStride * (kCtaBlocksX - 1) + kBlockSize;  // 76
 constexpr int kQuarterW = kTileW / kBlockStride;                       // 19
@@ -39,12 +39,14 @@ static_assert(kThreadsX - 1 + (kBlockSize - 1) / kBlockStride < kQuarterW,
               "a thread's reads must stay inside its residue class");
 
 // Offset of tile column c within a tile row (de-interleaved by c mod 4).
-__device__ __forceinline__ int tile_column(int c) { return (c & 3) * kQuarterW + (c >> 2); }
+__device__ __forceinline__ int tile_column(int c) {
+  return (c & 3) * kQuarterW + (c >> 2);
+}
 
 template <class Real, class Samples>
 __global__ void __launch_bounds__(kThreadsX* kThreadsY)
     a5_direct_kernel(A5Input<Real> in, A5Output<Real> out, int rows, int cols, int height,
-                   int width) {
+                     int width) {
   __shared__ Real tile[kTileH * kRowStride];
   const int subband = blockIdx.z;
   const int bx0 = blockIdx.x * kCtaBlocksX, by0 = blockIdx.y * kCtaBlocksY;
@@ -58,8 +60,7 @@ __global__ void __launch_bounds__(kThreadsX* kThreadsY)
     for (int k = tid; k < kTileH * kTileW; k += kThreadsX * kThreadsY) {
       const int r = k / kTileW, c = k - r * kTileW;
       const int y = y0 + r, x = x0 + c;
-      tile[r * kRowStride + tile_column(c)] =
-          (y < height && x < width) ? samples(y, x) : Real(0);
+      tile[r * kRowStride + tile_column(c)] = (y < height && x < width) ? samples(y, x) : Real(0);
     }
   }
   __syncthreads();
@@ -142,7 +143,7 @@ void launch(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid&
 
 template <class Real>
 void launch_a5_direct(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
-                    cudaStream_t stream) {
+                      cudaStream_t stream) {
   if (!detail::a5_launch_needed(in, out, grid, "a5-direct")) return;
   if (in.complex_modulus)
     launch<Real, detail::ModulusSamples<Real>>(in, out, grid, stream);
@@ -151,8 +152,8 @@ void launch_a5_direct(const A5Input<Real>& in, const A5Output<Real>& out, const 
 }
 
 template void launch_a5_direct<double>(const A5Input<double>&, const A5Output<double>&,
-                                     const BlockGrid&, cudaStream_t);
+                                       const BlockGrid&, cudaStream_t);
 template void launch_a5_direct<float>(const A5Input<float>&, const A5Output<float>&,
-                                    const BlockGrid&, cudaStream_t);
+                                      const BlockGrid&, cudaStream_t);
 
 }  // namespace mad::appearance

@@ -34,14 +34,14 @@ namespace {
 constexpr int kThreadsX = 32;
 constexpr int kThreadsY = 4;
 constexpr int kThreads = kThreadsX * kThreadsY;
-constexpr int kRun = 2;                                        // blocks per thread (vertical)
-constexpr int kTile = kBlockStride;                            // 4x4 samples per tile
-constexpr int kTilesPerBlock = kBlockSize / kTile;             // 4 tiles per block side
-constexpr int kCtaBlocksX = kThreadsX;                         // 32
-constexpr int kCtaBlocksY = kThreadsY * kRun;                  // 8
-constexpr int kTilesX = kCtaBlocksX + kTilesPerBlock - 1;      // 35
-constexpr int kTilesY = kCtaBlocksY + kTilesPerBlock - 1;      // 11
-constexpr int kRowGroups = kRun + kTilesPerBlock - 1;          // tile rows per thread: 5
+constexpr int kRun = 2;                                    // blocks per thread (vertical)
+constexpr int kTile = kBlockStride;                        // 4x4 samples per tile
+constexpr int kTilesPerBlock = kBlockSize / kTile;         // 4 tiles per block side
+constexpr int kCtaBlocksX = kThreadsX;                     // 32
+constexpr int kCtaBlocksY = kThreadsY * kRun;              // 8
+constexpr int kTilesX = kCtaBlocksX + kTilesPerBlock - 1;  // 35
+constexpr int kTilesY = kCtaBlocksY + kTilesPerBlock - 1;  // 11
+constexpr int kRowGroups = kRun + kTilesPerBlock - 1;      // tile rows per thread: 5
 
 template <class Real>
 struct TileStats {
@@ -107,8 +107,7 @@ __global__ void __launch_bounds__(kThreads)
           for (int j = 0; j < kTile; ++j)
             v[i * kTile + j] = (y + i < height && x + j < width) ? samples(y + i, x + j) : Real(0);
       }
-      tile_moments(v, ts.mean[tr][tc], ts.c1[tr][tc], ts.c2[tr][tc], ts.c3[tr][tc],
-                   ts.c4[tr][tc]);
+      tile_moments(v, ts.mean[tr][tc], ts.c1[tr][tc], ts.c2[tr][tc], ts.c3[tr][tc], ts.c4[tr][tc]);
     }
   }
   __syncthreads();
@@ -195,7 +194,7 @@ void launch_a5_fast(const A5Input<Real>& in, const A5Output<Real>& out, const Bl
 
 template void launch_a5_fast<double>(const A5Input<double>&, const A5Output<double>&,
                                      const BlockGrid&, cudaStream_t);
-template void launch_a5_fast<float>(const A5Input<float>&, const A5Output<float>&,
-                                    const BlockGrid&, cudaStream_t);
+template void launch_a5_fast<float>(const A5Input<float>&, const A5Output<float>&, const BlockGrid&,
+                                    cudaStream_t);
 
 }  // namespace mad::appearance

@@ -59,8 +59,8 @@ void launch(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid&
 }  // namespace
 
 template <class Real>
-void launch_a5_original(const A5Input<Real>& in, const A5Output<Real>& out,
-                        const BlockGrid& grid, cudaStream_t stream) {
+void launch_a5_original(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
+                        cudaStream_t stream) {
   if (!detail::a5_launch_needed(in, out, grid, "a5-original")) return;
   if (in.complex_modulus)
     launch<Real, detail::ModulusSamples<Real>>(in, out, grid, stream);

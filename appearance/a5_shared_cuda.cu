@@ -30,8 +30,8 @@ __device__ __forceinline__ void tree_reduce(int ty, int tx, Step step) {
 }
 
 template <class Real, class Samples>
-__global__ void __launch_bounds__(kSide* kSide) a5_shared_kernel(A5Input<Real> in,
-                                                                 A5Output<Real> out) {
+__global__ void __launch_bounds__(kSide* kSide)
+    a5_shared_kernel(A5Input<Real> in, A5Output<Real> out) {
   __shared__ Real sum[kSide][kSide];
   __shared__ Real m2[kSide][kSide], m3[kSide][kSide], m4[kSide][kSide];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -84,6 +84,6 @@ void launch_a5_shared(const A5Input<Real>& in, const A5Output<Real>& out, const 
 template void launch_a5_shared<double>(const A5Input<double>&, const A5Output<double>&,
                                        const BlockGrid&, cudaStream_t);
 template void launch_a5_shared<float>(const A5Input<float>&, const A5Output<float>&,
-                                       const BlockGrid&, cudaStream_t);
+                                      const BlockGrid&, cudaStream_t);
 
 }  // namespace mad::appearance

@@ -83,14 +83,14 @@ const A5Variant<Real>& find_a5_variant(const std::string& name);
 
 // Launch functions, one per variant (registered in a5_registry_cuda.cu).
 template <class Real>
-void launch_a5_original(const A5Input<Real>& in, const A5Output<Real>& out,
-                        const BlockGrid& grid, cudaStream_t stream);
+void launch_a5_original(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
+                        cudaStream_t stream);
 template <class Real>
-void launch_a5_shared(const A5Input<Real>& in, const A5Output<Real>& out,
-                      const BlockGrid& grid, cudaStream_t stream);
+void launch_a5_shared(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
+                      cudaStream_t stream);
 template <class Real>
-void launch_a5_direct(const A5Input<Real>& in, const A5Output<Real>& out,
-                      const BlockGrid& grid, cudaStream_t stream);
+void launch_a5_direct(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
+                      cudaStream_t stream);
 template <class Real>
 void launch_a5_fast(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
                     cudaStream_t stream);

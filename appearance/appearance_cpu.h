@@ -33,8 +33,7 @@ class AppearanceCpu {
   SubbandStats analyse(ImageView<const double> image) const;
 
   // d_appear and, if asked, map.LO from two images' statistics (§4.5, §4.6).
-  AppearanceResult compare(const SubbandStats& ref, const SubbandStats& dst,
-                           bool want_map) const;
+  AppearanceResult compare(const SubbandStats& ref, const SubbandStats& dst, bool want_map) const;
 
   // analyse both images (in one parallel pass) and compare them.
   AppearanceResult run(ImageView<const double> ref, ImageView<const double> dst,

@@ -58,8 +58,8 @@ __global__ void accumulate_scale_kernel(const Real* ref_stats, const Real* dst_s
   for (int o = 0; o < kOrientations; ++o) {
     const std::size_t k = static_cast<std::size_t>(subband_index(scale, o));
     const Real d_std = fabs(ref_stats[k * blocks + b] - dst_stats[o * blocks + b]);
-    const Real d_skew = fabs(ref_stats[(kSubbands + k) * blocks + b] -
-                             dst_stats[(kOrientations + o) * blocks + b]);
+    const Real d_skew =
+        fabs(ref_stats[(kSubbands + k) * blocks + b] - dst_stats[(kOrientations + o) * blocks + b]);
     const Real d_kurt = fabs(ref_stats[(2 * kSubbands + k) * blocks + b] -
                              dst_stats[(2 * kOrientations + o) * blocks + b]);
     const Real term = add_rn(add_rn(d_std, mul_rn(skew_weight, d_skew)), d_kurt);
@@ -75,8 +75,7 @@ constexpr int kPoolThreads = 1024;
 
 template <class Real>
 __global__ void __launch_bounds__(kPoolThreads)
-    pool_crop_kernel(const Real* eta, int rows, int cols, int height, int width,
-                     double* sum_sq) {
+    pool_crop_kernel(const Real* eta, int rows, int cols, int height, int width, double* sum_sq) {
   __shared__ double partial[kPoolThreads];
   const int t = threadIdx.x;
   const int last_row = height - 1 - kCropEndMargin, last_col = width - 1 - kCropEndMargin;
@@ -147,32 +146,28 @@ void launch_accumulate_scale(const Real* ref_stats, const Real* dst_stats, std::
 }
 
 template <class Real>
-void launch_pool_crop(const Real* eta, const BlockGrid& grid, double* sum_sq,
-                      cudaStream_t stream) {
-  pool_crop_kernel<Real><<<1, kPoolThreads, 0, stream>>>(eta, grid.rows, grid.cols,
-                                                        grid.image_height, grid.image_width,
-                                                        sum_sq);
+void launch_pool_crop(const Real* eta, const BlockGrid& grid, double* sum_sq, cudaStream_t stream) {
+  pool_crop_kernel<Real><<<1, kPoolThreads, 0, stream>>>(
+      eta, grid.rows, grid.cols, grid.image_height, grid.image_width, sum_sq);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
 template <class Real>
-void launch_expand_tiles(const Real* eta, const BlockGrid& grid, Real* map,
-                         cudaStream_t stream) {
+void launch_expand_tiles(const Real* eta, const BlockGrid& grid, Real* map, cudaStream_t stream) {
   const dim3 block(32, 8);
   const dim3 cta_grid = pixel_grid(grid.image_width, grid.image_height, block);
   expand_tiles_kernel<Real><<<cta_grid, block, 0, stream>>>(eta, grid.rows, grid.cols, map,
-                                                            grid.image_width,
-                                                            grid.image_height);
+                                                            grid.image_width, grid.image_height);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-#define MAD_INSTANTIATE(Real)                                                                  \
-  template void launch_filter_scale<Real>(const DeviceComplex<Real>*, int,                     \
-                                          const LogGaborBankCuda<Real>&, int,                  \
-                                          DeviceComplex<Real>*, cudaStream_t);                 \
-  template void launch_accumulate_scale<Real>(const Real*, const Real*, std::size_t, int,      \
-                                              bool, Real*, cudaStream_t);                      \
-  template void launch_pool_crop<Real>(const Real*, const BlockGrid&, double*, cudaStream_t);  \
+#define MAD_INSTANTIATE(Real)                                                                   \
+  template void launch_filter_scale<Real>(const DeviceComplex<Real>*, int,                      \
+                                          const LogGaborBankCuda<Real>&, int,                   \
+                                          DeviceComplex<Real>*, cudaStream_t);                  \
+  template void launch_accumulate_scale<Real>(const Real*, const Real*, std::size_t, int, bool, \
+                                              Real*, cudaStream_t);                             \
+  template void launch_pool_crop<Real>(const Real*, const BlockGrid&, double*, cudaStream_t);   \
   template void launch_expand_tiles<Real>(const Real*, const BlockGrid&, Real*, cudaStream_t);
 MAD_INSTANTIATE(double)
 MAD_INSTANTIATE(float)

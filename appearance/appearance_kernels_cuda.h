@@ -35,12 +35,10 @@ void launch_accumulate_scale(const Real* ref_stats, const Real* dst_stats, std::
 // *sum_sq = sum over the crop rows/cols 16..n-18 of eta_lo^2 (spec §4.6), each block's value
 // counted once per crop pixel of its tile. One CTA, fixed-order tree: deterministic.
 template <class Real>
-void launch_pool_crop(const Real* eta, const BlockGrid& grid, double* sum_sq,
-                      cudaStream_t stream);
+void launch_pool_crop(const Real* eta, const BlockGrid& grid, double* sum_sq, cudaStream_t stream);
 
 // map (M x N, row-major, tightly packed) = each block's eta on its 4x4 tile, 0 elsewhere.
 template <class Real>
-void launch_expand_tiles(const Real* eta, const BlockGrid& grid, Real* map,
-                         cudaStream_t stream);
+void launch_expand_tiles(const Real* eta, const BlockGrid& grid, Real* map, cudaStream_t stream);
 
 }  // namespace mad::appearance::detail

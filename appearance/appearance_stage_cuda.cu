@@ -68,8 +68,8 @@ AppearanceStageCuda<Real>::AppearanceStageCuda(int width, int height, cudaStream
 }
 
 template <class Real>
-AppearanceStageCuda<Real>::AppearanceStageCuda(
-    std::shared_ptr<const LogGaborBankCuda<Real>> bank, const std::string& a5_variant)
+AppearanceStageCuda<Real>::AppearanceStageCuda(std::shared_ptr<const LogGaborBankCuda<Real>> bank,
+                                               const std::string& a5_variant)
     : grid_(bank ? bank->width() : 0, bank ? bank->height() : 0),
       bank_(std::move(bank)),
       variant_(&find_a5_variant<Real>(a5_variant)) {
@@ -98,9 +98,9 @@ void AppearanceStageCuda<Real>::allocate_and_plan() {
   std::size_t forward_work = 0, inverse_work = 0;
   MAD_CUFFT_CHECK(cufftSetAutoAllocation(forward_plan_.get(), 0));
   MAD_CUFFT_CHECK(cufftSetAutoAllocation(inverse_plan_.get(), 0));
-  MAD_CUFFT_CHECK(cufftMakePlanMany(forward_plan_.get(), 2, n, real_embed, 1,
-                                    h * 2 * half_width_, half_embed, 1, h * half_width_,
-                                    Ops::kForward, 1, &forward_work));
+  MAD_CUFFT_CHECK(cufftMakePlanMany(forward_plan_.get(), 2, n, real_embed, 1, h * 2 * half_width_,
+                                    half_embed, 1, h * half_width_, Ops::kForward, 1,
+                                    &forward_work));
   // Inverse: the 4 orientations of one scale in one batched C2C (contiguous planes).
   MAD_CUFFT_CHECK(cufftMakePlanMany(inverse_plan_.get(), 2, n, nullptr, 1, 0, nullptr, 1, 0,
                                     Ops::kInverse, kOrientations, &inverse_work));
@@ -132,9 +132,8 @@ void AppearanceStageCuda<Real>::forward_spectrum(const Real* d_raw, cudaStream_t
                                    row_bytes, row_bytes, height(), cudaMemcpyDeviceToDevice,
                                    stream));
   MAD_CUFFT_CHECK(cufftSetStream(forward_plan_.get(), stream));
-  MAD_CUFFT_CHECK(CufftOps<Real>::forward(forward_plan_.get(),
-                                          reinterpret_cast<Real*>(spectrum_.get()),
-                                          spectrum_.get()));
+  MAD_CUFFT_CHECK(CufftOps<Real>::forward(
+      forward_plan_.get(), reinterpret_cast<Real*>(spectrum_.get()), spectrum_.get()));
 }
 
 template <class Real>
@@ -202,9 +201,8 @@ void AppearanceStageCuda<Real>::run_distorted(const Real* d_dst_raw, double* d_s
 }
 
 template <class Real>
-void AppearanceStageCuda<Real>::run(const Real* d_ref_raw, const Real* d_dst_raw,
-                                    double* d_sum_sq, Real* d_map_or_null,
-                                    cudaStream_t stream) {
+void AppearanceStageCuda<Real>::run(const Real* d_ref_raw, const Real* d_dst_raw, double* d_sum_sq,
+                                    Real* d_map_or_null, cudaStream_t stream) {
   prepare_reference(d_ref_raw, stream);
   run_distorted(d_dst_raw, d_sum_sq, d_map_or_null, stream);
 }

@@ -122,8 +122,7 @@ void subband_block_stats_cpu(ImageView<const double> a, const BlockGrid& grid, d
   for (int br = 0; br < grid.rows; ++br) {
     for (int i = 0; i < kBlockSize; ++i) rows[i] = a.row(br * kBlockStride + i);
     const std::size_t off = static_cast<std::size_t>(br) * grid.cols;
-    block_row_stats(rows, a.width, grid.cols, colsum.data(), std + off, skew + off,
-                    kurt + off);
+    block_row_stats(rows, a.width, grid.cols, colsum.data(), std + off, skew + off, kurt + off);
   }
 }
 

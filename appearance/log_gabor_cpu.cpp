@@ -12,7 +12,7 @@ namespace mad::appearance {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
-constexpr double kMinWaveLength = 3.0;  // lambda_1, px
+constexpr double kMinWaveLength = 3.0;   // lambda_1, px
 constexpr double kWaveLengthMult = 3.0;  // lambda_{s+1} / lambda_s
 constexpr double kSigmaOnf = 0.55;       // radial bandwidth (~2 octaves)
 constexpr double kDThetaOnSigma = 1.5;   // angular spacing / angular sigma
@@ -80,8 +80,8 @@ void log_gabor_filter_cpu(int width, int height, int scale, int orientation, dou
     double* row = out + static_cast<std::size_t>(kr) * width;
     for (int kc = 0; kc < width; ++kc) {
       const Polar p = polar_of_bin(kr, kc, width, height);
-      row[kc] = log_gabor_radial(p.r, scale) * log_gabor_angular(p.sin_theta, p.cos_theta,
-                                                                  orientation);
+      row[kc] =
+          log_gabor_radial(p.r, scale) * log_gabor_angular(p.sin_theta, p.cos_theta, orientation);
     }
   }
   out[0] = 0.0;  // H = 0 at DC (§4.2)

@@ -28,9 +28,9 @@ constexpr double kSigmaOnf = 0.55;
 constexpr double kDThetaOnSigma = 1.5;
 
 struct BankConstants {
-  double rho[kScales];           // centre radius (1/lambda_s)/0.5, Nyquist units
-  double two_log_sigma_sq;       // 2 (ln 0.55)^2
-  double two_theta_sigma_sq;     // 2 (pi/4/1.5)^2
+  double rho[kScales];            // centre radius (1/lambda_s)/0.5, Nyquist units
+  double two_log_sigma_sq;        // 2 (ln 0.55)^2
+  double two_theta_sigma_sq;      // 2 (pi/4/1.5)^2
   double cos_phi[kOrientations];  // phi_o = o pi / 4
   double sin_phi[kOrientations];
 };
@@ -99,7 +99,8 @@ __global__ void build_log_gabor_kernel(Real* factors, int width, int height, Ban
 
 template <class Real>
 LogGaborBankCuda<Real>::LogGaborBankCuda(int width, int height, cudaStream_t stream)
-    : width_(width), height_(height),
+    : width_(width),
+      height_(height),
       factors_(width > 0 && height > 0
                    ? static_cast<std::size_t>(kScales + kOrientations) * width * height
                    : 0) {
@@ -107,8 +108,8 @@ LogGaborBankCuda<Real>::LogGaborBankCuda(int width, int height, cudaStream_t str
   const dim3 block(32, 8);
   const dim3 grid((width + block.x - 1) / block.x, (height + block.y - 1) / block.y);
   if (grid.y > 65535) throw InvalidArgument("LogGaborBankCuda: image too tall");
-  build_log_gabor_kernel<Real><<<grid, block, 0, stream>>>(factors_.get(), width, height,
-                                                           bank_constants());
+  build_log_gabor_kernel<Real>
+      <<<grid, block, 0, stream>>>(factors_.get(), width, height, bank_constants());
   MAD_CUDA_CHECK_LAUNCH();
 }
 

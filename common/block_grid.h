@@ -12,11 +12,11 @@
 
 namespace mad {
 
-constexpr int kBlockSize = 16;   // block side
-constexpr int kBlockStride = 4;  // grid step == tile side
-constexpr int kMinImageSide = 34;  // below this the crop is empty and the original gives NaN
-constexpr int kCropBegin = 16;     // first pooled row/column
-constexpr int kCropEndMargin = 17; // rows/cols dropped at the bottom/right
+constexpr int kBlockSize = 16;      // block side
+constexpr int kBlockStride = 4;     // grid step == tile side
+constexpr int kMinImageSide = 34;   // below this the crop is empty and the original gives NaN
+constexpr int kCropBegin = 16;      // first pooled row/column
+constexpr int kCropEndMargin = 17;  // rows/cols dropped at the bottom/right
 
 struct BlockGrid {
   int image_width = 0;
@@ -26,7 +26,8 @@ struct BlockGrid {
 
   BlockGrid() = default;
   BlockGrid(int width, int height)
-      : image_width(width), image_height(height),
+      : image_width(width),
+        image_height(height),
         cols(width >= kBlockSize ? (width - kBlockSize) / kBlockStride + 1 : 0),
         rows(height >= kBlockSize ? (height - kBlockSize) / kBlockStride + 1 : 0) {}
 

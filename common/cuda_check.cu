@@ -28,8 +28,8 @@ const char* cufft_result_name(cufftResult r) {
 }
 
 void throw_cufft_error(cufftResult err, const char* stmt, const char* file, int line) {
-  throw GpuError(std::string("cuFFT error ") + cufft_result_name(err) + " in `" + stmt +
-                 "` at " + file + ":" + std::to_string(line));
+  throw GpuError(std::string("cuFFT error ") + cufft_result_name(err) + " in `" + stmt + "` at " +
+                 file + ":" + std::to_string(line));
 }
 
 }  // namespace mad::cuda

@@ -20,25 +20,25 @@ const char* cufft_result_name(cufftResult r);
 
 }  // namespace mad::cuda
 
-#define MAD_CUDA_CHECK(stmt)                                                        \
-  do {                                                                              \
-    const cudaError_t mad_err_ = (stmt);                                            \
-    if (mad_err_ != cudaSuccess)                                                    \
-      ::mad::cuda::throw_cuda_error(mad_err_, #stmt, __FILE__, __LINE__);           \
+#define MAD_CUDA_CHECK(stmt)                                              \
+  do {                                                                    \
+    const cudaError_t mad_err_ = (stmt);                                  \
+    if (mad_err_ != cudaSuccess)                                          \
+      ::mad::cuda::throw_cuda_error(mad_err_, #stmt, __FILE__, __LINE__); \
   } while (0)
 
-#define MAD_CUFFT_CHECK(stmt)                                                       \
-  do {                                                                              \
-    const cufftResult mad_res_ = (stmt);                                            \
-    if (mad_res_ != CUFFT_SUCCESS)                                                  \
-      ::mad::cuda::throw_cufft_error(mad_res_, #stmt, __FILE__, __LINE__);          \
+#define MAD_CUFFT_CHECK(stmt)                                              \
+  do {                                                                     \
+    const cufftResult mad_res_ = (stmt);                                   \
+    if (mad_res_ != CUFFT_SUCCESS)                                         \
+      ::mad::cuda::throw_cufft_error(mad_res_, #stmt, __FILE__, __LINE__); \
   } while (0)
 
 #ifdef MAD_CUDA_DEBUG_SYNC
-#define MAD_CUDA_CHECK_LAUNCH()                                                     \
-  do {                                                                              \
-    MAD_CUDA_CHECK(cudaGetLastError());                                             \
-    MAD_CUDA_CHECK(cudaDeviceSynchronize());                                        \
+#define MAD_CUDA_CHECK_LAUNCH()              \
+  do {                                       \
+    MAD_CUDA_CHECK(cudaGetLastError());      \
+    MAD_CUDA_CHECK(cudaDeviceSynchronize()); \
   } while (0)
 #else
 #define MAD_CUDA_CHECK_LAUNCH() MAD_CUDA_CHECK(cudaGetLastError())

@@ -21,7 +21,8 @@ class DeviceBuffer {
     if (count_ > 0) MAD_CUDA_CHECK(cudaMalloc(&ptr_, count_ * sizeof(T)));
   }
   ~DeviceBuffer() { reset(); }
-  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
   DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
     if (this != &o) {
       reset();
@@ -56,7 +57,8 @@ class PinnedBuffer {
     if (count_ > 0) MAD_CUDA_CHECK(cudaMallocHost(&ptr_, count_ * sizeof(T)));
   }
   ~PinnedBuffer() { reset(); }
-  PinnedBuffer(PinnedBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
+  PinnedBuffer(PinnedBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
   PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
     if (this != &o) {
       reset();
@@ -84,10 +86,15 @@ class PinnedBuffer {
 class Stream {
  public:
   Stream() { MAD_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~Stream() { if (s_) cudaStreamDestroy(s_); }
+  ~Stream() {
+    if (s_) cudaStreamDestroy(s_);
+  }
   Stream(Stream&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
   Stream& operator=(Stream&& o) noexcept {
-    if (this != &o) { if (s_) cudaStreamDestroy(s_); s_ = std::exchange(o.s_, nullptr); }
+    if (this != &o) {
+      if (s_) cudaStreamDestroy(s_);
+      s_ = std::exchange(o.s_, nullptr);
+    }
     return *this;
   }
   Stream(const Stream&) = delete;
@@ -101,11 +108,18 @@ class Stream {
 
 class Event {
  public:
-  explicit Event(unsigned flags = cudaEventDefault) { MAD_CUDA_CHECK(cudaEventCreateWithFlags(&e_, flags)); }
-  ~Event() { if (e_) cudaEventDestroy(e_); }
+  explicit Event(unsigned flags = cudaEventDefault) {
+    MAD_CUDA_CHECK(cudaEventCreateWithFlags(&e_, flags));
+  }
+  ~Event() {
+    if (e_) cudaEventDestroy(e_);
+  }
   Event(Event&& o) noexcept : e_(std::exchange(o.e_, nullptr)) {}
   Event& operator=(Event&& o) noexcept {
-    if (this != &o) { if (e_) cudaEventDestroy(e_); e_ = std::exchange(o.e_, nullptr); }
+    if (this != &o) {
+      if (e_) cudaEventDestroy(e_);
+      e_ = std::exchange(o.e_, nullptr);
+    }
     return *this;
   }
   Event(const Event&) = delete;
@@ -128,10 +142,16 @@ class Event {
 class FftPlan {
  public:
   FftPlan() { MAD_CUFFT_CHECK(cufftCreate(&h_)); }
-  ~FftPlan() { if (valid_) cufftDestroy(h_); }
+  ~FftPlan() {
+    if (valid_) cufftDestroy(h_);
+  }
   FftPlan(FftPlan&& o) noexcept : h_(o.h_), valid_(std::exchange(o.valid_, false)) {}
   FftPlan& operator=(FftPlan&& o) noexcept {
-    if (this != &o) { if (valid_) cufftDestroy(h_); h_ = o.h_; valid_ = std::exchange(o.valid_, false); }
+    if (this != &o) {
+      if (valid_) cufftDestroy(h_);
+      h_ = o.h_;
+      valid_ = std::exchange(o.valid_, false);
+    }
     return *this;
   }
   FftPlan(const FftPlan&) = delete;

@@ -10,11 +10,11 @@ namespace mad {
 // Process exit codes (documented in README.md).
 enum ExitCode : int {
   kExitOk = 0,
-  kExitFailure = 1,      // unexpected internal error
-  kExitUsage = 2,        // bad command line
-  kExitInput = 3,        // unreadable or invalid input (file, image, size mismatch, list)
-  kExitGpu = 4,          // CUDA / cuFFT error, no device when one was required
-  kExitPartial = 5,      // batch finished but some rows failed
+  kExitFailure = 1,  // unexpected internal error
+  kExitUsage = 2,    // bad command line
+  kExitInput = 3,    // unreadable or invalid input (file, image, size mismatch, list)
+  kExitGpu = 4,      // CUDA / cuFFT error, no device when one was required
+  kExitPartial = 5,  // batch finished but some rows failed
 };
 
 class Error : public std::runtime_error {

@@ -51,8 +51,7 @@ void CpuFft2d::forward_real_half(ImageView<const double> in, Complex* half_spect
   std::vector<double> packed(static_cast<std::size_t>(width_) * height_);
   for (int y = 0; y < height_; ++y)
     for (int x = 0; x < width_; ++x) packed[static_cast<std::size_t>(y) * width_ + x] = in(y, x);
-  fftw_execute_dft_r2c(plans_->r2c, packed.data(),
-                       reinterpret_cast<fftw_complex*>(half_spectrum));
+  fftw_execute_dft_r2c(plans_->r2c, packed.data(), reinterpret_cast<fftw_complex*>(half_spectrum));
 }
 
 void CpuFft2d::forward_real(ImageView<const double> in, Complex* spectrum) const {
@@ -72,8 +71,7 @@ void CpuFft2d::forward_real(ImageView<const double> in, Complex* spectrum) const
 void CpuFft2d::inverse(const Complex* in, Complex* out) const {
   // FFTW's backward transform may not modify the input of an out-of-place c2c, but the API is
   // non-const; the cast is safe.
-  fftw_execute_dft(plans_->c2c_inverse,
-                   reinterpret_cast<fftw_complex*>(const_cast<Complex*>(in)),
+  fftw_execute_dft(plans_->c2c_inverse, reinterpret_cast<fftw_complex*>(const_cast<Complex*>(in)),
                    reinterpret_cast<fftw_complex*>(out));
   const double scale = 1.0 / (static_cast<double>(width_) * height_);
   const std::size_t n = static_cast<std::size_t>(width_) * height_;

@@ -9,7 +9,9 @@
 namespace mad {
 
 #ifdef MAD_HAVE_CUDA
-bool gpu_backend_compiled() { return true; }
+bool gpu_backend_compiled() {
+  return true;
+}
 
 bool gpu_device_available() {
   static const bool available = cuda::device_available();
@@ -27,9 +29,11 @@ std::string gpu_device_description() {
   }
   cudaDriverGetVersion(&driver);
   cudaRuntimeGetVersion(&runtime);
-  auto version = [](int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); };
-  return std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) +
-         ", " + std::to_string(prop.multiProcessorCount) + " SMs, " +
+  auto version = [](int v) {
+    return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+  };
+  return std::string(prop.name) + " (sm_" + std::to_string(prop.major) +
+         std::to_string(prop.minor) + ", " + std::to_string(prop.multiProcessorCount) + " SMs, " +
          std::to_string(prop.totalGlobalMem >> 20) + " MiB, driver CUDA " + version(driver) +
          ", runtime " + version(runtime) + ")";
 }
@@ -47,14 +51,25 @@ std::size_t gpu_memory_used_bytes() {
 std::string take_pending_gpu_error() {
   if (!gpu_device_available()) return "";
   const cudaError_t err = cudaGetLastError();
-  return err == cudaSuccess ? "" : std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
+  return err == cudaSuccess ? ""
+                            : std::string(cudaGetErrorName(err)) + ": " + cudaGetErrorString(err);
 }
 #else
-bool gpu_backend_compiled() { return false; }
-bool gpu_device_available() { return false; }
-std::string gpu_device_description() { return ""; }
-std::string take_pending_gpu_error() { return ""; }
-std::size_t gpu_memory_used_bytes() { return 0; }
+bool gpu_backend_compiled() {
+  return false;
+}
+bool gpu_device_available() {
+  return false;
+}
+std::string gpu_device_description() {
+  return "";
+}
+std::string take_pending_gpu_error() {
+  return "";
+}
+std::size_t gpu_memory_used_bytes() {
+  return 0;
+}
 #endif
 
 }  // namespace mad

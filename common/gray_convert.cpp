@@ -63,7 +63,9 @@ GrayImage to_gray(DecodedImage&& decoded) {
       const double gray =
           colour ? weighted_round(sample(0), sample(1), sample(2), max_sample) : sample(0);
       row[x] = wide ? gray * 255.0 / 65535.0 : gray;  // as written in §14, no precomputed ratio
-      if (!wide) out.gray8[static_cast<std::size_t>(y) * decoded.width + x] = static_cast<std::uint8_t>(gray);
+      if (!wide)
+        out.gray8[static_cast<std::size_t>(y) * decoded.width + x] =
+            static_cast<std::uint8_t>(gray);
     }
   }
   return out;

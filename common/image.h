@@ -26,7 +26,8 @@ struct ImageView {
   ImageView(T* d, int w, int h) : ImageView(d, w, h, w) {}
   // A view of T converts to a view of const T.
   template <class U, class = std::enable_if_t<std::is_same_v<const U, T>>>
-  ImageView(const ImageView<U>& v) : data(v.data), width(v.width), height(v.height), pitch(v.pitch) {}
+  ImageView(const ImageView<U>& v)
+      : data(v.data), width(v.width), height(v.height), pitch(v.pitch) {}
 
   T* row(int y) const { return data + static_cast<std::ptrdiff_t>(y) * pitch; }
   T& operator()(int y, int x) const { return row(y)[x]; }

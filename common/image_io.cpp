@@ -17,19 +17,11 @@ io_detail::DecodedImage decode_file(const std::string& path) {
   const FileFormat format = io_detail::sniff_format(bytes);
   io_detail::DecodedImage decoded;
   switch (format) {
-    case FileFormat::kPng:
-      decoded = io_detail::decode_png(path, bytes);
-      break;
-    case FileFormat::kJpeg:
-      decoded = io_detail::decode_jpeg(path, bytes);
-      break;
-    case FileFormat::kTiff:
-      decoded = io_detail::decode_tiff(path, bytes);
-      break;
+    case FileFormat::kPng: decoded = io_detail::decode_png(path, bytes); break;
+    case FileFormat::kJpeg: decoded = io_detail::decode_jpeg(path, bytes); break;
+    case FileFormat::kTiff: decoded = io_detail::decode_tiff(path, bytes); break;
     case FileFormat::kBmp:
-    case FileFormat::kPnm:
-      decoded = io_detail::decode_stb(path, bytes, format);
-      break;
+    case FileFormat::kPnm: decoded = io_detail::decode_stb(path, bytes, format); break;
     case FileFormat::kUnknown:
       io_detail::throw_input_error(path, io_detail::describe_unknown_format(bytes));
   }
@@ -44,7 +36,9 @@ io_detail::DecodedImage decode_file(const std::string& path) {
 
 }  // namespace
 
-GrayImage load_gray_image(const std::string& path) { return io_detail::to_gray(decode_file(path)); }
+GrayImage load_gray_image(const std::string& path) {
+  return io_detail::to_gray(decode_file(path));
+}
 
 RawImage8 load_raw_image8(const std::string& path) {
   io_detail::DecodedImage decoded = decode_file(path);

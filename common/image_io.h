@@ -18,9 +18,9 @@
 namespace mad {
 
 struct GrayImage {
-  Image<double> pixels;       // 0..255 scale
-  int bit_depth = 8;          // bits per sample of the file (8 or 16)
-  int source_channels = 1;    // 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA
+  Image<double> pixels;            // 0..255 scale
+  int bit_depth = 8;               // bits per sample of the file (8 or 16)
+  int source_channels = 1;         // 1 gray, 2 gray+alpha, 3 RGB, 4 RGBA
   std::vector<std::string> notes;  // non-fatal remarks (e.g. "alpha channel ignored")
   // The same gray plane as uint8 (width*height, tightly packed) when the image is 8-bit, else
   // empty. The GPU backend uploads this: an eighth of the bytes, and no scan of the doubles.

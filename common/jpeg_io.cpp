@@ -110,13 +110,9 @@ DecodedImage decode_jpeg(const std::string& path, const std::vector<std::uint8_t
     fail();
 
   switch (cinfo->jpeg_color_space) {
-    case JCS_GRAYSCALE:
-      cinfo->out_color_space = JCS_GRAYSCALE;
-      break;
+    case JCS_GRAYSCALE: cinfo->out_color_space = JCS_GRAYSCALE; break;
     case JCS_YCbCr:
-    case JCS_RGB:
-      cinfo->out_color_space = JCS_RGB;
-      break;
+    case JCS_RGB: cinfo->out_color_space = JCS_RGB; break;
     case JCS_CMYK:
     case JCS_YCCK:
       throw_input_error(path, "CMYK JPEG is not supported (convert it to RGB or gray)");
@@ -140,8 +136,8 @@ DecodedImage decode_jpeg(const std::string& path, const std::vector<std::uint8_t
   // what its frame header claims (763 bytes claiming 16384 x 16384 RGB would cost 768 MiB).
   constexpr JDIMENSION kBandRows = 64;
   while (cinfo->output_scanline < cinfo->output_height) {
-    const JDIMENSION end = std::min<JDIMENSION>(cinfo->output_height,
-                                                cinfo->output_scanline + kBandRows);
+    const JDIMENSION end =
+        std::min<JDIMENSION>(cinfo->output_height, cinfo->output_scanline + kBandRows);
     out.samples8.resize(row_bytes * end);
     if (!read_jpeg_rows(cinfo, &err, out.samples8.data(), row_bytes, end)) fail();
   }

@@ -18,7 +18,9 @@ int thread_count() {
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
-void set_thread_count(int threads) { g_thread_override.store(std::max(0, threads)); }
+void set_thread_count(int threads) {
+  g_thread_override.store(std::max(0, threads));
+}
 
 void parallel_for(int n, const std::function<void(int)>& fn) {
   const int workers = std::min(thread_count(), n);

@@ -103,11 +103,11 @@ DecodedImage decode_png(const std::string& path, const std::vector<std::uint8_t>
   // Deflate never expands data more than 1032:1, so the file must hold at least 1/1032 of the
   // stored rows (ignoring filter bytes). A header claiming more is a truncated or forged file:
   // refuse it before allocating the rows (a 68-byte file would otherwise cost 2 GiB).
-  const std::size_t stored_channels =
-      header.file_color_type == PNG_COLOR_TYPE_GRAY_ALPHA  ? 2
-      : header.file_color_type == PNG_COLOR_TYPE_RGB       ? 3
-      : header.file_color_type == PNG_COLOR_TYPE_RGB_ALPHA ? 4
-                                                           : 1;  // gray, palette
+  const std::size_t stored_channels = header.file_color_type == PNG_COLOR_TYPE_GRAY_ALPHA ? 2
+                                      : header.file_color_type == PNG_COLOR_TYPE_RGB      ? 3
+                                      : header.file_color_type == PNG_COLOR_TYPE_RGB_ALPHA
+                                          ? 4
+                                          : 1;  // gray, palette
   const std::size_t stored_bytes = width * stored_channels * header.file_bit_depth / 8 * height;
   if (stored_bytes / 1032 > bytes.size())
     throw_input_error(path, "truncated PNG data (" + std::to_string(bytes.size()) +

@@ -20,11 +20,16 @@ std::string format_duration(double s) {
 }
 
 ProgressBar::ProgressBar(std::size_t total, std::string unit, std::FILE* out)
-    : total_(total), unit_(std::move(unit)), out_(out),
+    : total_(total),
+      unit_(std::move(unit)),
+      out_(out),
       enabled_(out != nullptr && isatty(fileno(out))),
-      start_(std::chrono::steady_clock::now()), last_draw_(start_) {}
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_) {}
 
-ProgressBar::~ProgressBar() { finish(); }
+ProgressBar::~ProgressBar() {
+  finish();
+}
 
 double ProgressBar::elapsed_seconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();

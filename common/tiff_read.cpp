@@ -34,16 +34,24 @@ tmsize_t stream_read(thandle_t handle, void* out, tmsize_t count) {
   s->pos += n;
   return static_cast<tmsize_t>(n);
 }
-tmsize_t stream_write(thandle_t, void*, tmsize_t) { return -1; }  // opened read-only
+tmsize_t stream_write(thandle_t, void*, tmsize_t) {
+  return -1;
+}  // opened read-only
 toff_t stream_seek(thandle_t handle, toff_t offset, int whence) {
   auto* s = static_cast<MemoryStream*>(handle);
   const toff_t base = whence == SEEK_CUR ? s->pos : whence == SEEK_END ? s->size : 0;
   s->pos = base + offset;  // past the end is allowed; reads there return 0 bytes
   return s->pos;
 }
-int stream_close(thandle_t) { return 0; }
-toff_t stream_size(thandle_t handle) { return static_cast<MemoryStream*>(handle)->size; }
-int stream_map(thandle_t, void**, toff_t*) { return 0; }  // no mapping: libtiff falls back to reads
+int stream_close(thandle_t) {
+  return 0;
+}
+toff_t stream_size(thandle_t handle) {
+  return static_cast<MemoryStream*>(handle)->size;
+}
+int stream_map(thandle_t, void**, toff_t*) {
+  return 0;
+}  // no mapping: libtiff falls back to reads
 void stream_unmap(thandle_t, void*, toff_t) {}
 
 struct TiffCloser {
@@ -168,14 +176,13 @@ DecodedImage decode_tiff(const std::string& path, const std::vector<std::uint8_t
   // (a 334-byte JPEG-in-TIFF claiming 7440 x 25600 x 3 was found by fuzz-smoke).
   std::uint16_t compression = COMPRESSION_NONE;
   TIFFGetFieldDefaulted(t, TIFFTAG_COMPRESSION, &compression);
-  const double expansion = compression == COMPRESSION_NONE       ? 1
-                           : compression == COMPRESSION_PACKBITS ? 64
-                           : compression == COMPRESSION_ADOBE_DEFLATE ||
-                                   compression == COMPRESSION_DEFLATE
-                               ? 1032
-                               : 4096;  // LZW (< 4096) and every other codec
-  const double sample_bytes =
-      static_cast<double>(width) * height * spp * (bps / 8);
+  const double expansion =
+      compression == COMPRESSION_NONE       ? 1
+      : compression == COMPRESSION_PACKBITS ? 64
+      : compression == COMPRESSION_ADOBE_DEFLATE || compression == COMPRESSION_DEFLATE
+          ? 1032
+          : 4096;  // LZW (< 4096) and every other codec
+  const double sample_bytes = static_cast<double>(width) * height * spp * (bps / 8);
   if (sample_bytes > expansion * static_cast<double>(bytes.size()))
     throw_input_error(path, "truncated TIFF data (" + std::to_string(bytes.size()) +
                                 " bytes cannot hold a " + std::to_string(width) + " x " +

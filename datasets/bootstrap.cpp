@@ -25,8 +25,8 @@ std::uint64_t splitmix64(std::uint64_t& state) {
 std::size_t uniform_index(std::uint64_t& state, std::size_t n) {
   if (n == 0) throw InvalidArgument("uniform_index: empty range");
   // Reject the top partial block of 2^64 so every index is equally likely.
-  const std::uint64_t limit = std::numeric_limits<std::uint64_t>::max() -
-                              std::numeric_limits<std::uint64_t>::max() % n;
+  const std::uint64_t limit =
+      std::numeric_limits<std::uint64_t>::max() - std::numeric_limits<std::uint64_t>::max() % n;
   std::uint64_t v;
   do v = splitmix64(state);
   while (v >= limit);
@@ -42,10 +42,12 @@ double quantile_sorted(const std::vector<double>& sorted, double p) {
 }
 
 std::vector<Interval> bootstrap_by_cluster(
-    const std::vector<int>& cluster_of, std::size_t statistic_count, const BootstrapOptions& options,
+    const std::vector<int>& cluster_of, std::size_t statistic_count,
+    const BootstrapOptions& options,
     const std::function<std::vector<double>(const std::vector<std::size_t>&)>& statistics) {
   if (options.resamples < 1) throw InvalidArgument("bootstrap: resamples must be positive");
-  if (!(options.level > 0 && options.level < 1)) throw InvalidArgument("bootstrap: level must be in (0, 1)");
+  if (!(options.level > 0 && options.level < 1))
+    throw InvalidArgument("bootstrap: level must be in (0, 1)");
   // Members of each cluster, clusters in order of first appearance.
   std::map<int, std::size_t> slot;
   std::vector<std::vector<std::size_t>> members;
@@ -59,7 +61,8 @@ std::vector<Interval> bootstrap_by_cluster(
                             std::numeric_limits<double>::quiet_NaN());
   if (!members.empty()) {
     parallel_for(options.resamples, [&](int r) {
-      std::uint64_t state = options.seed ^ (0xD1B54A32D192ED03ull * (static_cast<std::uint64_t>(r) + 1));
+      std::uint64_t state =
+          options.seed ^ (0xD1B54A32D192ED03ull * (static_cast<std::uint64_t>(r) + 1));
       std::vector<std::size_t> indices;
       indices.reserve(cluster_of.size() + cluster_of.size() / 4);
       for (std::size_t c = 0; c < members.size(); ++c) {

@@ -28,7 +28,8 @@ struct Interval {
 // resample, possibly from several threads at once. Returns K percentile intervals; resamples
 // where a statistic is not finite are left out of that statistic's interval.
 std::vector<Interval> bootstrap_by_cluster(
-    const std::vector<int>& cluster_of, std::size_t statistic_count, const BootstrapOptions& options,
+    const std::vector<int>& cluster_of, std::size_t statistic_count,
+    const BootstrapOptions& options,
     const std::function<std::vector<double>(const std::vector<std::size_t>&)>& statistics);
 
 // Type-7 (linear interpolation) quantile of sorted data, p in [0, 1].

@@ -62,7 +62,8 @@ std::int64_t sort_counting_inversions(std::vector<std::size_t>& idx, const std::
 std::vector<double> average_ranks(const std::vector<double>& v) {
   std::vector<std::size_t> order(v.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return v[a] < v[b]; });
   std::vector<double> ranks(v.size());
   for (std::size_t i = 0; i < order.size();) {
     std::size_t j = i + 1;

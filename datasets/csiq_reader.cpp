@@ -25,11 +25,11 @@ bool csiq_type(const std::string& sheet_value, CsiqType& out) {
   for (char c : to_lower(sheet_value))
     if (c != ' ' && c != '/' && c != '_' && c != '-') k += c;
   static const std::map<std::string, CsiqType> kTypes = {
-      {"noise", {"awgn", "AWGN"}},         {"awgn", {"awgn", "AWGN"}},
-      {"jpeg", {"jpeg", "JPEG"}},          {"jpeg2000", {"jpeg2000", "jpeg2000"}},
-      {"jp2k", {"jpeg2000", "jpeg2000"}},  {"fnoise", {"fnoise", "fnoise"}},
-      {"1fnoise", {"fnoise", "fnoise"}},   {"pinknoise", {"fnoise", "fnoise"}},
-      {"blur", {"blur", "BLUR"}},          {"contrast", {"contrast", "contrast"}}};
+      {"noise", {"awgn", "AWGN"}},        {"awgn", {"awgn", "AWGN"}},
+      {"jpeg", {"jpeg", "JPEG"}},         {"jpeg2000", {"jpeg2000", "jpeg2000"}},
+      {"jp2k", {"jpeg2000", "jpeg2000"}}, {"fnoise", {"fnoise", "fnoise"}},
+      {"1fnoise", {"fnoise", "fnoise"}},  {"pinknoise", {"fnoise", "fnoise"}},
+      {"blur", {"blur", "BLUR"}},         {"contrast", {"contrast", "contrast"}}};
   auto it = kTypes.find(k);
   if (it == kTypes.end()) return false;
   out = it->second;
@@ -65,8 +65,10 @@ Dataset read_csiq(const std::string& root, const std::string& sheet_arg) {
   const std::string sheet = sheet_arg.empty() ? find_sheet(root) : sheet_arg;
   const std::string src_path = find_child(root, "src_imgs");
   const std::string dst_path = find_child(root, "dst_imgs");
-  const std::string src_dir = src_path.empty() ? "src_imgs" : fs::path(src_path).filename().string();
-  const std::string dst_dir = dst_path.empty() ? "dst_imgs" : fs::path(dst_path).filename().string();
+  const std::string src_dir =
+      src_path.empty() ? "src_imgs" : fs::path(src_path).filename().string();
+  const std::string dst_dir =
+      dst_path.empty() ? "dst_imgs" : fs::path(dst_path).filename().string();
   const FolderIndex refs((fs::path(root) / src_dir).string());
   const FolderIndex dst_root((fs::path(root) / dst_dir).string());
   std::map<std::string, FolderIndex> type_folders;  // one listing per distortion folder
@@ -93,21 +95,22 @@ Dataset read_csiq(const std::string& root, const std::string& sheet_arg) {
         for (std::size_t i = 0; i < f.size(); ++i)
           if (to_lower(f[i]) == names[k]) col[k] = static_cast<int>(i);
       if (*std::min_element(col, col + 4) < 0)
-        throw_at(sheet, l.line, "expected a header with image, dst_type, dst_lev and dmos, got '" +
-                                    l.text + "'");
+        throw_at(sheet, l.line,
+                 "expected a header with image, dst_type, dst_lev and dmos, got '" + l.text + "'");
       header = true;
       continue;
     }
     const std::size_t need = static_cast<std::size_t>(*std::max_element(col, col + 4)) + 1;
     if (f.size() < need)
-      throw_at(sheet, l.line, "expected " + std::to_string(need) + " fields, got " +
-                                  std::to_string(f.size()));
+      throw_at(sheet, l.line,
+               "expected " + std::to_string(need) + " fields, got " + std::to_string(f.size()));
     const std::string image = f[col[0]];
     if (image.empty()) throw_at(sheet, l.line, "empty image name");
     CsiqType type;
     if (!csiq_type(f[col[1]], type))
-      throw_at(sheet, l.line, "unknown dst_type '" + f[col[1]] +
-                                  "' (expected noise, jpeg, jpeg 2000, fnoise, blur or contrast)");
+      throw_at(sheet, l.line,
+               "unknown dst_type '" + f[col[1]] +
+                   "' (expected noise, jpeg, jpeg 2000, fnoise, blur or contrast)");
     const double lev = parse_number(f[col[2]], sheet, l.line, "dst_lev");
     // Bounded before the conversion to long below (undefined beyond long's range); CSIQ's
     // levels are 1..5.
@@ -119,7 +122,8 @@ Dataset read_csiq(const std::string& root, const std::string& sheet_arg) {
     e.level = std::to_string(static_cast<long>(lev));
     auto it = type_folders.find(type.folder);
     if (it == type_folders.end()) {
-      const std::string found = dst_root.contains(type.folder) ? dst_root.resolve(type.folder)
+      const std::string found = dst_root.contains(type.folder)
+                                    ? dst_root.resolve(type.folder)
                                     : (fs::path(dst_root.folder()) / type.folder).string();
       it = type_folders.emplace(type.folder, FolderIndex(found)).first;
     }

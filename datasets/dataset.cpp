@@ -16,9 +16,10 @@ struct KindName {
   DatasetKind kind;
   const char* name;
 };
-constexpr KindName kKinds[] = {{DatasetKind::Tid2013, "tid2013"}, {DatasetKind::Tid2008, "tid2008"},
-                               {DatasetKind::Kadid10k, "kadid10k"}, {DatasetKind::Csiq, "csiq"},
-                               {DatasetKind::Live, "live"},         {DatasetKind::Csv, "csv"}};
+constexpr KindName kKinds[] = {
+    {DatasetKind::Tid2013, "tid2013"},   {DatasetKind::Tid2008, "tid2008"},
+    {DatasetKind::Kadid10k, "kadid10k"}, {DatasetKind::Csiq, "csiq"},
+    {DatasetKind::Live, "live"},         {DatasetKind::Csv, "csv"}};
 
 bool has_csv_at_root(const std::string& root) {
   std::error_code ec;
@@ -74,16 +75,13 @@ DatasetKind detect_dataset_kind(const std::string& root) {
 Dataset read_dataset(const std::string& root, DatasetKind kind, const ReadOptions& options) {
   switch (kind) {
     case DatasetKind::Tid2013:
-    case DatasetKind::Tid2008:
-      return read_tid(root, kind);
-    case DatasetKind::Kadid10k:
-      return read_kadid(root);
+    case DatasetKind::Tid2008: return read_tid(root, kind);
+    case DatasetKind::Kadid10k: return read_kadid(root);
     case DatasetKind::Csiq:
       return read_csiq(root, options.manifest.empty()
                                  ? std::string()
                                  : (fs::path(root) / options.manifest).string());
-    case DatasetKind::Live:
-      return read_live(root);
+    case DatasetKind::Live: return read_live(root);
     case DatasetKind::Csv: {
       std::string manifest = options.manifest;
       if (manifest.empty()) {

@@ -27,15 +27,15 @@ struct DatasetEntry {
 struct Dataset {
   DatasetKind kind = DatasetKind::Csv;
   std::string root;
-  std::string score_name = "MOS";   // "MOS", "DMOS", or the manifest's wording
-  bool higher_is_better = true;     // of the subjective score (MOS: yes, DMOS: no)
+  std::string score_name = "MOS";  // "MOS", "DMOS", or the manifest's wording
+  bool higher_is_better = true;    // of the subjective score (MOS: yes, DMOS: no)
   std::vector<DatasetEntry> entries;
-  std::vector<std::string> notes;   // facts worth printing (e.g. "skipped 29 reference copies")
+  std::vector<std::string> notes;  // facts worth printing (e.g. "skipped 29 reference copies")
 };
 
 struct ReadOptions {
-  std::string manifest;                   // CSV manifest (DatasetKind::Csv); relative to root
-  std::optional<bool> higher_is_better;   // overrides / supplies the manifest's direction
+  std::string manifest;                  // CSV manifest (DatasetKind::Csv); relative to root
+  std::optional<bool> higher_is_better;  // overrides / supplies the manifest's direction
 };
 
 // "tid2013", "tid2008", "kadid10k", "csiq", "live", "csv" (case-insensitive). Throws

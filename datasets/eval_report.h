@@ -37,7 +37,7 @@ struct EvalReport {
   std::string root;        // the dataset folder
   std::string score_name;  // "MOS", "DMOS", ...
   bool higher_is_better = true;
-  std::string started;     // local time the run began, "YYYY-MM-DD HH:MM:SS"
+  std::string started;  // local time the run began, "YYYY-MM-DD HH:MM:SS"
   EvalSettings settings;
   EvalCounts counts;
   double score_seconds = 0.0;  // wall time of the scoring (this run's pairs only)
@@ -45,8 +45,8 @@ struct EvalReport {
   std::vector<std::string> notes;
   std::vector<std::string> missing;  // missing image names, dataset order
   std::vector<EvalFailure> failures;
-  std::vector<Observation> points;   // every pair with a score, this run's and resumed ones
-  bool have_stats = false;           // false with fewer than two scored pairs
+  std::vector<Observation> points;  // every pair with a score, this run's and resumed ones
+  bool have_stats = false;          // false with fewer than two scored pairs
   EvalStats stats;
 };
 

@@ -58,22 +58,23 @@ std::string scatter_svg(const EvalReport& r) {
   const auto px = [&](double x) { return L + (x - x0) / (x1 - x0) * (W - L - R); };
   const auto py = [&](double y) { return H - B - (y - y0) / (y1 - y0) * (H - T - B); };
   std::ostringstream s;
-  s << "<svg width=\"" << W << "\" height=\"" << H
-    << "\" viewBox=\"0 0 " << W << " " << H << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
-  s << "<rect x=\"" << L << "\" y=\"" << T << "\" width=\"" << W - L - R << "\" height=\"" << H - T - B
-    << "\" fill=\"none\" stroke=\"#444\"/>\n";
+  s << "<svg width=\"" << W << "\" height=\"" << H << "\" viewBox=\"0 0 " << W << " " << H
+    << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+  s << "<rect x=\"" << L << "\" y=\"" << T << "\" width=\"" << W - L - R << "\" height=\""
+    << H - T - B << "\" fill=\"none\" stroke=\"#444\"/>\n";
   for (double x = x0; x <= x1 + xs * 1e-9; x += xs)
-    s << "<line x1=\"" << num(px(x)) << "\" y1=\"" << H - B << "\" x2=\"" << num(px(x)) << "\" y2=\""
-      << H - B + 4 << "\" stroke=\"#444\"/><text x=\"" << num(px(x)) << "\" y=\"" << H - B + 16
-      << "\" text-anchor=\"middle\">" << num(x, xs < 1 ? 2 : 0) << "</text>\n";
+    s << "<line x1=\"" << num(px(x)) << "\" y1=\"" << H - B << "\" x2=\"" << num(px(x))
+      << "\" y2=\"" << H - B + 4 << "\" stroke=\"#444\"/><text x=\"" << num(px(x)) << "\" y=\""
+      << H - B + 16 << "\" text-anchor=\"middle\">" << num(x, xs < 1 ? 2 : 0) << "</text>\n";
   for (double y = y0; y <= y1 + ys * 1e-9; y += ys)
     s << "<line x1=\"" << L - 4 << "\" y1=\"" << num(py(y)) << "\" x2=\"" << L << "\" y2=\""
       << num(py(y)) << "\" stroke=\"#444\"/><text x=\"" << L - 7 << "\" y=\"" << num(py(y) + 4)
       << "\" text-anchor=\"end\">" << num(y, ys < 1 ? 2 : 0) << "</text>\n";
   s << "<text x=\"" << (L + W - R) / 2 << "\" y=\"" << H - 10 << "\" text-anchor=\"middle\">MAD ("
     << esc(r.settings.mad_version) << "; higher = worse)</text>\n";
-  s << "<text transform=\"translate(16," << (T + H - B) / 2 << ") rotate(-90)\" text-anchor=\"middle\">"
-    << esc(r.score_name) << " (higher = " << (r.higher_is_better ? "better" : "worse") << ")</text>\n";
+  s << "<text transform=\"translate(16," << (T + H - B) / 2
+    << ") rotate(-90)\" text-anchor=\"middle\">" << esc(r.score_name)
+    << " (higher = " << (r.higher_is_better ? "better" : "worse") << ")</text>\n";
   std::map<std::string, std::string> colour;
   for (const auto& p : r.points)
     if (!colour.count(p.type)) colour[p.type] = "";
@@ -92,9 +93,9 @@ std::string scatter_svg(const EvalReport& r) {
     s << "\"/>\n";
   }
   double ly = T + 8;
-  s << "<line x1=\"" << W - R + 12 << "\" y1=\"" << ly << "\" x2=\"" << W - R + 30 << "\" y2=\"" << ly
-    << "\" stroke=\"#000\" stroke-width=\"2\"/><text x=\"" << W - R + 36 << "\" y=\"" << ly + 4
-    << "\">logistic fit (all)</text>\n";
+  s << "<line x1=\"" << W - R + 12 << "\" y1=\"" << ly << "\" x2=\"" << W - R + 30 << "\" y2=\""
+    << ly << "\" stroke=\"#000\" stroke-width=\"2\"/><text x=\"" << W - R + 36 << "\" y=\""
+    << ly + 4 << "\">logistic fit (all)</text>\n";
   for (const auto& [type, c] : colour) {
     ly += 15;
     s << "<circle cx=\"" << W - R + 21 << "\" cy=\"" << ly << "\" r=\"4\" fill=\"" << c
@@ -106,8 +107,8 @@ std::string scatter_svg(const EvalReport& r) {
 }
 
 std::string cell(const Metric& m) {
-  return "<td>" + format_stat(m.value) + "</td><td class=\"ci\">[" + format_stat(m.ci.lo, 3) + ", " +
-         format_stat(m.ci.hi, 3) + "]</td>";
+  return "<td>" + format_stat(m.value) + "</td><td class=\"ci\">[" + format_stat(m.ci.lo, 3) +
+         ", " + format_stat(m.ci.hi, 3) + "]</td>";
 }
 
 std::string group_row(const GroupStats& g, bool bold) {
@@ -125,8 +126,9 @@ std::string report_to_html(const EvalReport& r) {
     << "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
     << "text-align:right}td:first-child,th:first-child{text-align:left}tr.all{font-weight:bold}"
     << ".ci{color:#666;font-size:90%}.note{color:#555}</style></head><body>\n";
-  h << "<h1>MAD on " << esc(r.dataset) << "</h1>\n<p class=\"note\">" << esc(r.root) << " &mdash; run started "
-    << esc(r.started) << "</p>\n<p>" << esc(sign_convention(r)) << "</p>\n";
+  h << "<h1>MAD on " << esc(r.dataset) << "</h1>\n<p class=\"note\">" << esc(r.root)
+    << " &mdash; run started " << esc(r.started) << "</p>\n<p>" << esc(sign_convention(r))
+    << "</p>\n";
   h << scatter_svg(r);
   h << "<h2>Agreement (95% bootstrap intervals, " << r.settings.bootstrap.resamples
     << " resamples of reference images)</h2>\n";
@@ -134,7 +136,8 @@ std::string report_to_html(const EvalReport& r) {
     h << "<p>Fewer than two scored pairs: no statistics.</p>\n";
   } else {
     h << "<table><tr><th>type</th><th>pairs</th><th>refs</th><th>SROCC</th><th>95% CI</th>"
-      << "<th>KROCC</th><th>95% CI</th><th>PLCC</th><th>95% CI</th><th>RMSE</th><th>95% CI</th></tr>\n"
+      << "<th>KROCC</th><th>95% CI</th><th>PLCC</th><th>95% CI</th><th>RMSE</th><th>95% "
+         "CI</th></tr>\n"
       << group_row(r.stats.overall, true);
     for (const auto& g : r.stats.per_type) h << group_row(g, false);
     h << "</table>\n";
@@ -143,19 +146,25 @@ std::string report_to_html(const EvalReport& r) {
   const auto& c = r.counts;
   h << "<h2>Settings and timing</h2>\n<table>";
   const std::pair<std::string, std::string> rows[] = {
-      {"MAD version", s.mad_version}, {"backend", s.backend}, {"precision", s.precision},
-      {"input class", s.input_class}, {"A5 variant", s.a5_variant.empty() ? "-" : s.a5_variant},
-      {"workers", std::to_string(s.workers)}, {"results file", s.results_file},
+      {"MAD version", s.mad_version},
+      {"backend", s.backend},
+      {"precision", s.precision},
+      {"input class", s.input_class},
+      {"A5 variant", s.a5_variant.empty() ? "-" : s.a5_variant},
+      {"workers", std::to_string(s.workers)},
+      {"results file", s.results_file},
       {"pairs in the dataset", std::to_string(c.entries)},
       {"scored in this run", std::to_string(c.scored_now)},
       {"from a previous run (--resume)", std::to_string(c.finished_before)},
       {"failed", std::to_string(c.failed_now)},
-      {"missing images / pairs skipped", std::to_string(c.missing_images) + " / " + std::to_string(c.skipped_missing)},
+      {"missing images / pairs skipped",
+       std::to_string(c.missing_images) + " / " + std::to_string(c.skipped_missing)},
       {"not run (--limit)", std::to_string(c.not_run)},
       {"scoring time", num(r.score_seconds) + " s (" + num(pairs_per_second(r)) + " pairs/s)"},
       {"statistics time", num(r.stats_seconds) + " s"},
       {"bootstrap seed", std::to_string(s.bootstrap.seed)}};
-  for (const auto& [k, v] : rows) h << "<tr><td>" << esc(k) << "</td><td>" << esc(v) << "</td></tr>";
+  for (const auto& [k, v] : rows)
+    h << "<tr><td>" << esc(k) << "</td><td>" << esc(v) << "</td></tr>";
   for (const auto& d : s.devices) h << "<tr><td>device</td><td>" << esc(d) << "</td></tr>";
   h << "</table>\n";
   for (const auto& n : r.notes) h << "<p class=\"note\">" << esc(n) << "</p>\n";

@@ -7,7 +7,9 @@
 namespace mad::datasets {
 namespace {
 
-nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+nlohmann::json number(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json();
+}
 
 nlohmann::json metric_json(const Metric& m) {
   return {{"value", number(m.value)}, {"ci95", {number(m.ci.lo), number(m.ci.hi)}}};
@@ -37,8 +39,8 @@ std::string row(const GroupStats& g) {
   const auto ci = [](const Metric& m) {
     return "[" + format_stat(m.ci.lo, 3) + ", " + format_stat(m.ci.hi, 3) + "]";
   };
-  std::snprintf(buf, sizeof buf, "%-36.36s %6zu  %s %-14s %s %-14s %s %-14s %s %s\n", g.name.c_str(),
-                g.pairs, format_stat(g.srocc.value).c_str(), ci(g.srocc).c_str(),
+  std::snprintf(buf, sizeof buf, "%-36.36s %6zu  %s %-14s %s %-14s %s %-14s %s %s\n",
+                g.name.c_str(), g.pairs, format_stat(g.srocc.value).c_str(), ci(g.srocc).c_str(),
                 format_stat(g.krocc.value).c_str(), ci(g.krocc).c_str(),
                 format_stat(g.plcc.value).c_str(), ci(g.plcc).c_str(),
                 format_stat(g.rmse.value).c_str(), ci(g.rmse).c_str());
@@ -55,18 +57,21 @@ std::string format_stat(double v, int decimals) {
 }
 
 double pairs_per_second(const EvalReport& r) {
-  return r.score_seconds > 0 ? static_cast<double>(r.counts.scored_now + r.counts.failed_now) / r.score_seconds
-                             : 0.0;
+  return r.score_seconds > 0
+             ? static_cast<double>(r.counts.scored_now + r.counts.failed_now) / r.score_seconds
+             : 0.0;
 }
 
 std::string sign_convention(const EvalReport& r) {
   const std::string expected = r.higher_is_better ? "negative" : "positive";
-  return "MAD: higher = worse. " + r.score_name + ": higher = " +
-         (r.higher_is_better ? "better" : "worse") + ", so an agreeing metric correlates " +
-         expected + "ly. SROCC and KROCC are reported oriented (raw value x " +
+  return "MAD: higher = worse. " + r.score_name +
+         ": higher = " + (r.higher_is_better ? "better" : "worse") +
+         ", so an agreeing metric correlates " + expected +
+         "ly. SROCC and KROCC are reported oriented (raw value x " +
          (r.higher_is_better ? "-1" : "+1") +
          ": near +1 is good agreement; 'signed' keeps the raw value); PLCC and RMSE compare the "
-         "fitted logistic prediction with the " + r.score_name + ".";
+         "fitted logistic prediction with the " +
+         r.score_name + ".";
 }
 
 nlohmann::json report_to_json(const EvalReport& r) {
@@ -77,14 +82,19 @@ nlohmann::json report_to_json(const EvalReport& r) {
                   {"subjective_higher_is_better", r.higher_is_better},
                   {"pairs", r.counts.entries}};
   const auto& s = r.settings;
-  j["settings"] = {{"mad_version", s.mad_version}, {"backend", s.backend},
-                   {"precision", s.precision},     {"input_class", s.input_class},
-                   {"a5_variant", s.a5_variant},   {"workers", s.workers},
-                   {"devices", s.devices},         {"results_file", s.results_file},
-                   {"bootstrap", {{"resamples", s.bootstrap.resamples},
-                                  {"seed", s.bootstrap.seed},
-                                  {"level", s.bootstrap.level},
-                                  {"resampled_unit", "reference image"}}}};
+  j["settings"] = {{"mad_version", s.mad_version},
+                   {"backend", s.backend},
+                   {"precision", s.precision},
+                   {"input_class", s.input_class},
+                   {"a5_variant", s.a5_variant},
+                   {"workers", s.workers},
+                   {"devices", s.devices},
+                   {"results_file", s.results_file},
+                   {"bootstrap",
+                    {{"resamples", s.bootstrap.resamples},
+                     {"seed", s.bootstrap.seed},
+                     {"level", s.bootstrap.level},
+                     {"resampled_unit", "reference image"}}}};
   const auto& c = r.counts;
   j["run"] = {{"started", r.started},
               {"pairs_finished_before", c.finished_before},
@@ -105,7 +115,8 @@ nlohmann::json report_to_json(const EvalReport& r) {
     for (const auto& g : r.stats.per_type) j["per_type"].push_back(group_json(g));
   j["missing_images"] = r.missing;
   j["failures"] = nlohmann::json::array();
-  for (const auto& f : r.failures) j["failures"].push_back({{"ref", f.ref}, {"dist", f.dist}, {"error", f.error}});
+  for (const auto& f : r.failures)
+    j["failures"].push_back({{"ref", f.ref}, {"dist", f.dist}, {"error", f.error}});
   j["notes"] = r.notes;
   return j;
 }
@@ -120,9 +131,10 @@ std::string report_to_text(const EvalReport& r) {
                 r.dataset.c_str(), r.root.c_str(), c.entries, c.scored_now, c.finished_before,
                 c.failed_now, c.skipped_missing, c.not_run);
   out += buf;
-  std::snprintf(buf, sizeof buf, "scoring: %.2f s, %.2f pairs/s on %d worker(s) (%s); statistics: %.2f s\n",
-                r.score_seconds, pairs_per_second(r), r.settings.workers, r.settings.backend.c_str(),
-                r.stats_seconds);
+  std::snprintf(buf, sizeof buf,
+                "scoring: %.2f s, %.2f pairs/s on %d worker(s) (%s); statistics: %.2f s\n",
+                r.score_seconds, pairs_per_second(r), r.settings.workers,
+                r.settings.backend.c_str(), r.stats_seconds);
   out += buf;
   out += sign_convention(r) + "\n";
   if (!r.have_stats) return out + "statistics: fewer than two scored pairs\n";

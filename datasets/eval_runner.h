@@ -22,11 +22,11 @@ struct ScoreJob {
 };
 
 struct RunnerOptions {
-  ScoreOptions score;          // backend Auto resolves as in mad::Scorer
-  int gpus = 0;                // CUDA workers: 0 = every visible device
-  int cpu_workers = 1;         // CPU backend: scorers run side by side (each also splits its
-                               // pair over all cores; several help with small images)
-  std::size_t lookahead = 4;   // pairs decoded ahead per worker
+  ScoreOptions score;         // backend Auto resolves as in mad::Scorer
+  int gpus = 0;               // CUDA workers: 0 = every visible device
+  int cpu_workers = 1;        // CPU backend: scorers run side by side (each also splits its
+                              // pair over all cores; several help with small images)
+  std::size_t lookahead = 4;  // pairs decoded ahead per worker
 };
 
 struct PairOutcome {
@@ -37,11 +37,11 @@ struct PairOutcome {
 };
 
 struct RunnerReport {
-  Backend backend = Backend::Cpu;    // resolved
+  Backend backend = Backend::Cpu;  // resolved
   int workers = 0;
   std::vector<std::string> devices;  // one line per worker (GPU name, or "cpu: N threads")
   std::size_t scored = 0, failed = 0;
-  double seconds = 0.0;              // wall time from the first decode to the last result
+  double seconds = 0.0;  // wall time from the first decode to the last result
 };
 
 // The resolved backend and worker count for `options` (throws GpuError when --gpus asks for

@@ -76,10 +76,15 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   r.notes = d.notes;
   r.counts.entries = d.entries.size();
   const ScoreOptions& so = cfg.runner.score;
-  r.settings = {to_string(so.version), to_string(plan.backend),
+  r.settings = {to_string(so.version),
+                to_string(plan.backend),
                 plan.backend == Backend::Cuda ? to_string(so.precision) : "double",
-                to_string(so.input_class), so.a5_variant, plan.workers, plan.devices,
-                cfg.bootstrap, cfg.out};
+                to_string(so.input_class),
+                so.a5_variant,
+                plan.workers,
+                plan.devices,
+                cfg.bootstrap,
+                cfg.out};
   for (const auto& n : d.notes) say(cfg.log, n);
 
   // Missing images: listed now in a count and at the end by name, and their pairs skipped.
@@ -92,8 +97,9 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   r.counts.missing_images = r.missing.size();
   for (bool s : skip) r.counts.skipped_missing += s;
   if (!r.missing.empty())
-    say(cfg.log, std::to_string(r.missing.size()) + " image(s) missing: " +
-                     std::to_string(r.counts.skipped_missing) + " pair(s) skipped (listed at the end)");
+    say(cfg.log, std::to_string(r.missing.size()) +
+                     " image(s) missing: " + std::to_string(r.counts.skipped_missing) +
+                     " pair(s) skipped (listed at the end)");
 
   std::error_code ec;
   ResultsLog previous;
@@ -102,9 +108,11 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
     previous = read_results_file(cfg.out);
     check_resumable(previous, r.settings.mad_version, cfg.out);
     writer.emplace(ResultsWriter::resume(cfg.out, previous));
-    if (previous.dropped_partial_line) say(cfg.log, "dropped a partly written last line of " + cfg.out);
+    if (previous.dropped_partial_line)
+      say(cfg.log, "dropped a partly written last line of " + cfg.out);
     if (previous.failed_rows)
-      say(cfg.log, "retrying " + std::to_string(previous.failed_rows) + " pair(s) that failed before");
+      say(cfg.log,
+          "retrying " + std::to_string(previous.failed_rows) + " pair(s) that failed before");
   } else {
     writer.emplace(ResultsWriter::create(cfg.out, cfg.overwrite));
   }
@@ -123,10 +131,12 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
       jobs.push_back({i, e.ref, e.dist});
     }
   }
-  if (cfg.resume) say(cfg.log, std::to_string(r.counts.finished_before) + " pair(s) already in " + cfg.out);
+  if (cfg.resume)
+    say(cfg.log, std::to_string(r.counts.finished_before) + " pair(s) already in " + cfg.out);
   if (previous.finished.size() > r.counts.finished_before) {  // e.g. --out of another dataset
-    r.notes.push_back(std::to_string(previous.finished.size() - r.counts.finished_before) + " row(s) of " +
-                      cfg.out + " match no scorable pair of this dataset: kept, not used");
+    r.notes.push_back(std::to_string(previous.finished.size() - r.counts.finished_before) +
+                      " row(s) of " + cfg.out +
+                      " match no scorable pair of this dataset: kept, not used");
     say(cfg.log, r.notes.back());
   }
   if (cfg.limit && jobs.size() > cfg.limit) {
@@ -162,7 +172,8 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   const auto t0 = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < n; ++i)
     if (!std::isnan(mad[i]))
-      r.points.push_back({mad[i], d.entries[i].subjective, d.entries[i].ref_name, d.entries[i].type});
+      r.points.push_back(
+          {mad[i], d.entries[i].subjective, d.entries[i].ref_name, d.entries[i].type});
   if (r.points.size() >= 2) {
     StatsOptions so_stats;
     so_stats.subjective_higher_is_better = d.higher_is_better;

@@ -18,13 +18,13 @@ struct EvalConfig {
   std::string dataset = "auto";  // a DatasetKind name or "auto" (detect)
   ReadOptions read;              // manifest, score direction
   std::string out = "results.csv";
-  bool resume = false;           // skip pairs already in `out`
-  bool overwrite = false;        // replace an existing `out` (otherwise refused)
-  std::string json, html;        // summary outputs ("" = none)
+  bool resume = false;     // skip pairs already in `out`
+  bool overwrite = false;  // replace an existing `out` (otherwise refused)
+  std::string json, html;  // summary outputs ("" = none)
   RunnerOptions runner;
-  std::size_t limit = 0;         // score at most this many new pairs (0 = all)
+  std::size_t limit = 0;  // score at most this many new pairs (0 = all)
   BootstrapOptions bootstrap;
-  std::FILE* log = stderr;       // progress bar, notes, missing images; null = silent
+  std::FILE* log = stderr;  // progress bar, notes, missing images; null = silent
 };
 
 // Runs the evaluation. Throws InputError / InvalidArgument for an unreadable dataset or

@@ -35,7 +35,9 @@ void select_gpu(int index) {
 
 #else
 
-int gpu_count() { return 0; }
+int gpu_count() {
+  return 0;
+}
 
 void select_gpu(int index) {
   throw GpuError("GPU " + std::to_string(index) +

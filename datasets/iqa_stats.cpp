@@ -59,7 +59,8 @@ GroupStats group_stats(const std::string& name, const std::vector<Observation>& 
   return g;
 }
 
-EvalStats evaluate_agreement(const std::vector<Observation>& observations, const StatsOptions& options) {
+EvalStats evaluate_agreement(const std::vector<Observation>& observations,
+                             const StatsOptions& options) {
   EvalStats s;
   // MAD rises with distortion, so it agrees with a MOS by falling as the MOS rises.
   s.expected_sign = options.subjective_higher_is_better ? -1 : 1;

@@ -54,6 +54,7 @@ struct EvalStats {
 GroupStats group_stats(const std::string& name, const std::vector<Observation>& obs,
                        int expected_sign, const BootstrapOptions& bootstrap);
 
-EvalStats evaluate_agreement(const std::vector<Observation>& observations, const StatsOptions& options);
+EvalStats evaluate_agreement(const std::vector<Observation>& observations,
+                             const StatsOptions& options);
 
 }  // namespace mad::datasets

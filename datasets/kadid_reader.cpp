@@ -15,14 +15,31 @@ namespace fs = std::filesystem;
 namespace {
 
 // Distortion types in the order of the KADID-10k paper (Lin, Hosu & Saupe 2019, Table 1).
-constexpr const char* kKadidTypes[] = {
-    "Gaussian blur",  "lens blur",        "motion blur",   "color diffusion",
-    "color shift",    "color quantization", "color saturation 1", "color saturation 2",
-    "JPEG2000",       "JPEG",             "white noise",   "white noise in color component",
-    "impulse noise",  "multiplicative noise", "denoise",   "brighten",
-    "darken",         "mean shift",       "jitter",        "non-eccentricity patch",
-    "pixelate",       "quantization",     "color block",   "high sharpen",
-    "contrast change"};
+constexpr const char* kKadidTypes[] = {"Gaussian blur",
+                                       "lens blur",
+                                       "motion blur",
+                                       "color diffusion",
+                                       "color shift",
+                                       "color quantization",
+                                       "color saturation 1",
+                                       "color saturation 2",
+                                       "JPEG2000",
+                                       "JPEG",
+                                       "white noise",
+                                       "white noise in color component",
+                                       "impulse noise",
+                                       "multiplicative noise",
+                                       "denoise",
+                                       "brighten",
+                                       "darken",
+                                       "mean shift",
+                                       "jitter",
+                                       "non-eccentricity patch",
+                                       "pixelate",
+                                       "quantization",
+                                       "color block",
+                                       "high sharpen",
+                                       "contrast change"};
 
 int column(const std::vector<std::string>& header, const std::string& name) {
   for (std::size_t i = 0; i < header.size(); ++i)
@@ -66,14 +83,14 @@ Dataset read_kadid(const std::string& root) {
       ref_col = column(f, "ref_img");
       score_col = column(f, "dmos");
       if (dist_col < 0 || ref_col < 0 || score_col < 0)
-        throw_at(file, l.line, "expected a header with dist_img, ref_img and dmos, got '" +
-                                   l.text + "'");
+        throw_at(file, l.line,
+                 "expected a header with dist_img, ref_img and dmos, got '" + l.text + "'");
       continue;
     }
     const std::size_t need = static_cast<std::size_t>(std::max({dist_col, ref_col, score_col})) + 1;
     if (f.size() < need)
-      throw_at(file, l.line, "expected " + std::to_string(need) + " fields, got " +
-                                 std::to_string(f.size()));
+      throw_at(file, l.line,
+               "expected " + std::to_string(need) + " fields, got " + std::to_string(f.size()));
     DatasetEntry e;
     const std::string dist = trim(f[dist_col]), ref = trim(f[ref_col]);
     if (dist.empty() || ref.empty()) throw_at(file, l.line, "empty image name");

@@ -23,7 +23,8 @@ std::string mat_unsupported_message(const std::string& file) {
   return "'" + file + "' is a MATLAB .mat file and this build has no libmatio to read it: " +
          "install it (Debian/Ubuntu: apt-get install libmatio-dev) and reconfigure, or convert "
          "the scores to a CSV manifest (header ref,dist,score,type and the line "
-         "'# higher_is_better: false' for DMOS) and run: mad eval DIR --dataset csv --manifest FILE";
+         "'# higher_is_better: false' for DMOS) and run: mad eval DIR --dataset csv --manifest "
+         "FILE";
 }
 
 #ifdef MAD_HAVE_MATIO
@@ -92,8 +93,7 @@ std::vector<double> read_mat_numbers(const std::string& file, const std::string&
     case MAT_C_UINT32: append_as_double<std::uint32_t>(v->data, n, out); break;
     case MAT_C_INT64: append_as_double<std::int64_t>(v->data, n, out); break;
     case MAT_C_UINT64: append_as_double<std::uint64_t>(v->data, n, out); break;
-    default:
-      throw InputError("'" + file + "': variable '" + variable + "' is not a numeric array");
+    default: throw InputError("'" + file + "': variable '" + variable + "' is not a numeric array");
   }
   return out;
 }
@@ -156,7 +156,9 @@ void write_mat_file(const std::string& file,
 std::vector<double> read_mat_numbers(const std::string& file, const std::string&) {
   throw InputError(mat_unsupported_message(file));
 }
-bool mat_has_variable(const std::string&, const std::string&) { return false; }
+bool mat_has_variable(const std::string&, const std::string&) {
+  return false;
+}
 std::vector<std::string> read_mat_strings(const std::string& file, const std::string&) {
   throw InputError(mat_unsupported_message(file));
 }

@@ -45,10 +45,13 @@ std::map<int, InfoLine> read_info(const std::string& file) {
     info.line = l.line;
     for (std::size_t i = 0; i < tok.size(); ++i) {
       if (static_cast<int>(i) == img_at) continue;
-      if (info.ref.empty() && to_lower(tok[i]).find(".bmp") != std::string::npos) info.ref = tok[i];
-      else if (info.param.empty()) info.param = tok[i];
+      if (info.ref.empty() && to_lower(tok[i]).find(".bmp") != std::string::npos)
+        info.ref = tok[i];
+      else if (info.param.empty())
+        info.param = tok[i];
     }
-    if (!out.emplace(n, info).second) throw_at(file, l.line, "img" + std::to_string(n) + " listed twice");
+    if (!out.emplace(n, info).second)
+      throw_at(file, l.line, "img" + std::to_string(n) + " listed twice");
   }
   return out;
 }
@@ -61,22 +64,27 @@ std::string required_file(const std::string& root, const char* name) {
 
 }  // namespace
 
-bool live_mat_supported() { return mat_files_supported(); }
+bool live_mat_supported() {
+  return mat_files_supported();
+}
 
 Dataset read_live(const std::string& root) {
   const std::string realigned = find_child(root, "dmos_realigned.mat");
   const std::string dmos_file = realigned.empty() ? required_file(root, "dmos.mat") : realigned;
   const std::string names_file = required_file(root, "refnames_all.mat");
-  if (!mat_files_supported()) throw InputError("LIVE layout: " + mat_unsupported_message(dmos_file));
+  if (!mat_files_supported())
+    throw InputError("LIVE layout: " + mat_unsupported_message(dmos_file));
 
   // The realigned release names its vector dmos_new; the first release dmos.
-  const std::vector<double> dmos = read_mat_numbers(
-      dmos_file, mat_has_variable(dmos_file, "dmos_new") ? "dmos_new" : "dmos");
+  const std::vector<double> dmos =
+      read_mat_numbers(dmos_file, mat_has_variable(dmos_file, "dmos_new") ? "dmos_new" : "dmos");
   // orgs flags the reference images scored against themselves; dmos_realigned.mat may lack it.
   std::vector<double> orgs;
   const std::string plain = find_child(root, "dmos.mat");
-  if (mat_has_variable(dmos_file, "orgs")) orgs = read_mat_numbers(dmos_file, "orgs");
-  else if (!plain.empty() && mat_has_variable(plain, "orgs")) orgs = read_mat_numbers(plain, "orgs");
+  if (mat_has_variable(dmos_file, "orgs"))
+    orgs = read_mat_numbers(dmos_file, "orgs");
+  else if (!plain.empty() && mat_has_variable(plain, "orgs"))
+    orgs = read_mat_numbers(plain, "orgs");
   const std::vector<std::string> refnames = read_mat_strings(names_file, "refnames_all");
   if (refnames.size() != dmos.size() || (!orgs.empty() && orgs.size() != dmos.size()))
     throw InputError("LIVE layout: " + std::to_string(dmos.size()) + " scores, " +
@@ -84,7 +92,8 @@ Dataset read_live(const std::string& root) {
                      std::to_string(refnames.size()) + " reference names; they must agree");
 
   const std::string refs_path = find_child(root, "refimgs");
-  const std::string refs_dir = refs_path.empty() ? "refimgs" : fs::path(refs_path).filename().string();
+  const std::string refs_dir =
+      refs_path.empty() ? "refimgs" : fs::path(refs_path).filename().string();
   const FolderIndex refs((fs::path(root) / refs_dir).string());
   Dataset d;
   d.kind = DatasetKind::Live;
@@ -111,9 +120,9 @@ Dataset read_live(const std::string& root) {
       auto it = info.find(n);
       if (it != info.end() && !it->second.ref.empty() &&
           to_lower(it->second.ref) != to_lower(refnames[idx]))
-        throw_at(info_file, it->second.line, "img" + std::to_string(n) + " has reference '" +
-                                                 it->second.ref + "' but refnames_all says '" +
-                                                 refnames[idx] + "'");
+        throw_at(info_file, it->second.line,
+                 "img" + std::to_string(n) + " has reference '" + it->second.ref +
+                     "' but refnames_all says '" + refnames[idx] + "'");
       if (!orgs.empty() && orgs[idx] != 0) {
         ++skipped;
         continue;
@@ -133,8 +142,10 @@ Dataset read_live(const std::string& root) {
   }
   if (offset != dmos.size())
     throw InputError("LIVE layout: the five folders hold " + std::to_string(offset) +
-                     " images but " + dmos_file + " has " + std::to_string(dmos.size()) + " scores");
-  if (skipped) d.notes.push_back("skipped " + std::to_string(skipped) + " reference copies (orgs = 1)");
+                     " images but " + dmos_file + " has " + std::to_string(dmos.size()) +
+                     " scores");
+  if (skipped)
+    d.notes.push_back("skipped " + std::to_string(skipped) + " reference copies (orgs = 1)");
   if (orgs.empty()) d.notes.push_back("no orgs flags found: every image is scored");
   return d;
 }

@@ -18,9 +18,9 @@ double logistic5(const LogisticParams& b, double x);
 
 struct LogisticFit {
   LogisticParams beta{};
-  bool ok = false;       // false: fewer than kMinFitPoints or every start failed
-  bool linear = false;   // true when the best fit found is the linear member (b1 = 0)
-  double sse = 0.0;      // sum of squared residuals at beta
+  bool ok = false;      // false: fewer than kMinFitPoints or every start failed
+  bool linear = false;  // true when the best fit found is the linear member (b1 = 0)
+  double sse = 0.0;     // sum of squared residuals at beta
 };
 
 // Fewer points than this leave the five parameters (nearly) free to interpolate.

@@ -29,11 +29,16 @@ Columns find_columns(const std::vector<std::string>& header) {
   for (std::size_t i = 0; i < header.size(); ++i) {
     const std::string h = to_lower(header[i]);
     const int k = static_cast<int>(i);
-    if (h == "ref" || h == "reference") c.ref = k;
-    else if (h == "dist" || h == "distorted") c.dist = k;
-    else if (h == "score" || h == "mos" || h == "dmos") c.score = k, c.score_name = header[i];
-    else if (h == "type") c.type = k;
-    else if (h == "level") c.level = k;
+    if (h == "ref" || h == "reference")
+      c.ref = k;
+    else if (h == "dist" || h == "distorted")
+      c.dist = k;
+    else if (h == "score" || h == "mos" || h == "dmos")
+      c.score = k, c.score_name = header[i];
+    else if (h == "type")
+      c.type = k;
+    else if (h == "level")
+      c.level = k;
   }
   return c;
 }
@@ -78,15 +83,16 @@ Dataset read_manifest(const std::string& manifest, std::optional<bool> higher_is
     if (!header) {
       c = find_columns(f);
       if (c.ref < 0 || c.dist < 0 || c.score < 0)
-        throw_at(manifest, l.line, "expected a header naming ref, dist and score (or mos/dmos), got '" +
-                                       l.text + "'");
+        throw_at(
+            manifest, l.line,
+            "expected a header naming ref, dist and score (or mos/dmos), got '" + l.text + "'");
       header = true;
       continue;
     }
     const int need = std::max({c.ref, c.dist, c.score, c.type, c.level}) + 1;
     if (static_cast<int>(f.size()) < need)
-      throw_at(manifest, l.line, "expected " + std::to_string(need) + " fields, got " +
-                                     std::to_string(f.size()));
+      throw_at(manifest, l.line,
+               "expected " + std::to_string(need) + " fields, got " + std::to_string(f.size()));
     DatasetEntry e;
     if (f[c.ref].empty() || f[c.dist].empty()) throw_at(manifest, l.line, "empty image path");
     e.ref_name = f[c.ref];
@@ -99,14 +105,16 @@ Dataset read_manifest(const std::string& manifest, std::optional<bool> higher_is
     e.line = l.line;
     d.entries.push_back(std::move(e));
   }
-  if (!header) throw InputError(manifest + ": empty (expected a header naming ref, dist and score)");
+  if (!header)
+    throw InputError(manifest + ": empty (expected a header naming ref, dist and score)");
   if (d.entries.empty()) throw InputError(manifest + ": no rows after the header");
   if (higher_is_better) {
     d.higher_is_better = *higher_is_better;
   } else if (declared) {
     d.higher_is_better = *declared;
   } else {
-    throw InvalidArgument(manifest + ": say whether a higher score means better quality: add the "
+    throw InvalidArgument(manifest +
+                          ": say whether a higher score means better quality: add the "
                           "line '# higher_is_better: true' (MOS) or 'false' (DMOS) before the "
                           "header, or pass --higher-is-better / --lower-is-better");
   }

@@ -13,8 +13,10 @@ struct PairPrefetcher::RefCache {
 };
 
 PairPrefetcher::PairPrefetcher(std::vector<PairPaths> pairs, std::size_t lookahead)
-    : pairs_(std::move(pairs)), lookahead_(lookahead ? lookahead : 1),
-      pending_(pairs_.size()), ref_cache_(std::make_shared<RefCache>()) {
+    : pairs_(std::move(pairs)),
+      lookahead_(lookahead ? lookahead : 1),
+      pending_(pairs_.size()),
+      ref_cache_(std::make_shared<RefCache>()) {
   schedule_until(lookahead_);
 }
 

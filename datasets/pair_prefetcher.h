@@ -14,7 +14,7 @@
 namespace mad::datasets {
 
 struct LoadedPair {
-  std::size_t index = 0;  // position in the input list
+  std::size_t index = 0;                 // position in the input list
   std::shared_ptr<const GrayImage> ref;  // shared between pairs with the same reference path
   std::shared_ptr<const GrayImage> dist;
   std::string error;  // non-empty when decoding failed

@@ -68,8 +68,8 @@ ResultsLog read_results_file(const std::string& path) {
     }
     if (!seen_header) {
       if (f != header)
-        throw_at(path, l.line, "not a results file of mad eval (expected the header " +
-                                   join_csv(header) + ")");
+        throw_at(path, l.line,
+                 "not a results file of mad eval (expected the header " + join_csv(header) + ")");
       seen_header = true;
       continue;
     }
@@ -78,8 +78,9 @@ ResultsLog read_results_file(const std::string& path) {
         log.dropped_partial_line = true;
         break;
       }
-      throw_at(path, l.line, "expected " + std::to_string(header.size()) + " fields, got " +
-                                 std::to_string(f.size()));
+      throw_at(
+          path, l.line,
+          "expected " + std::to_string(header.size()) + " fields, got " + std::to_string(f.size()));
     }
     if (!f[err_c].empty()) {
       ++log.failed_rows;
@@ -110,7 +111,8 @@ ResultsWriter::ResultsWriter(std::string path, std::ios::openmode mode)
 ResultsWriter ResultsWriter::create(const std::string& path, bool overwrite) {
   std::error_code ec;
   if (!overwrite && fs::exists(path, ec) && fs::file_size(path, ec) > 0)
-    throw InputError("'" + path + "' exists: pass --resume to continue that run or --force to "
+    throw InputError("'" + path +
+                     "' exists: pass --resume to continue that run or --force to "
                      "replace it");
   ResultsWriter w(path, std::ios::out | std::ios::trunc);
   w.write(eval_csv_header());

@@ -35,7 +35,9 @@ std::string score_text(double v) {
   return b;
 }
 
-std::uint8_t to_u8(double v) { return static_cast<std::uint8_t>(std::clamp(std::lround(v), 0L, 255L)); }
+std::uint8_t to_u8(double v) {
+  return static_cast<std::uint8_t>(std::clamp(std::lround(v), 0L, 255L));
+}
 
 RawImage8 blank_like(const RawImage8& ref) {
   RawImage8 out = ref;
@@ -61,7 +63,8 @@ RawImage8 gaussian_blur(const RawImage8& in, double sigma) {
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x) {
       double s = 0;
-      for (int i = -r; i <= r; ++i) s += k[i + r] * tmp[static_cast<std::size_t>(std::clamp(y + i, 0, h - 1)) * w + x];
+      for (int i = -r; i <= r; ++i)
+        s += k[i + r] * tmp[static_cast<std::size_t>(std::clamp(y + i, 0, h - 1)) * w + x];
       out.samples[static_cast<std::size_t>(y) * w + x] = to_u8(s);
     }
   return out;
@@ -87,7 +90,8 @@ RawImage8 pixelate(const RawImage8& in, int block) {
 RawImage8 synthetic_reference(int width, int height, std::uint32_t seed) {
   if (width < 1 || height < 1) throw InvalidArgument("synthetic_reference: empty size");
   Rng rng(seed);
-  RawImage8 img{width, height, 1, std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height)};
+  RawImage8 img{width, height, 1,
+                std::vector<std::uint8_t>(static_cast<std::size_t>(width) * height)};
   // Shading: a tilted plane and three sinusoidal gratings of random period and orientation.
   const double gx = (rng.uniform() - 0.5) * 80, gy = (rng.uniform() - 0.5) * 80;
   double fx[3], fy[3], ph[3], amp[3];
@@ -102,7 +106,8 @@ RawImage8 synthetic_reference(int width, int height, std::uint32_t seed) {
   int rx0[4], ry0[4], rx1[4], ry1[4];
   double roff[4];
   for (int i = 0; i < 4; ++i) {
-    rx0[i] = static_cast<int>(rng.uniform() * width), ry0[i] = static_cast<int>(rng.uniform() * height);
+    rx0[i] = static_cast<int>(rng.uniform() * width),
+    ry0[i] = static_cast<int>(rng.uniform() * height);
     rx1[i] = rx0[i] + 1 + static_cast<int>(rng.uniform() * width / 2);
     ry1[i] = ry0[i] + 1 + static_cast<int>(rng.uniform() * height / 2);
     roff[i] = (rng.uniform() - 0.5) * 90;
@@ -124,16 +129,14 @@ RawImage8 synthetic_distortion(const RawImage8& ref, int type, int level, std::u
   if (ref.channels != 1) throw InvalidArgument("synthetic_distortion: gray images only");
   if (level < 1 || level > 5) throw InvalidArgument("synthetic_distortion: level must be 1..5");
   switch (type) {
-    case 1:
-      return gaussian_blur(ref, 0.2 + 0.4 * level);
+    case 1: return gaussian_blur(ref, 0.2 + 0.4 * level);
     case 11: {
       Rng rng(seed);
       RawImage8 out = ref;
       for (auto& s : out.samples) s = to_u8(s + 3.0 * level * rng.normal());
       return out;
     }
-    case 21:
-      return pixelate(ref, level + 1);
+    case 21: return pixelate(ref, level + 1);
     case 22: {
       const int step = 1 << (level + 1);  // 4 .. 64 gray levels per bin
       RawImage8 out = ref;
@@ -153,7 +156,11 @@ RawImage8 synthetic_distortion(const RawImage8& ref, int type, int level, std::u
 }
 
 double synthetic_quality(int type, int level, int ref) {
-  const double type_offset = type == 11 ? 0.3 : type == 22 ? 0.25 : type == 21 ? 0.2 : type == 1 ? 0.1 : 0.0;
+  const double type_offset = type == 11   ? 0.3
+                             : type == 22 ? 0.25
+                             : type == 21 ? 0.2
+                             : type == 1  ? 0.1
+                                          : 0.0;
   const double ref_offset = 0.05 * ((ref * 37) % 7 - 3);
   return std::clamp(5.0 - 0.8 * (level - 1) - type_offset + ref_offset, 1.0, 5.0);
 }
@@ -168,8 +175,10 @@ std::size_t write_synthetic_kadid(const std::string& dir, const SyntheticSpec& s
   if (ec) throw InputError("cannot create '" + images.string() + "': " + ec.message());
   const auto name = [](int r, int t, int l) {
     char b[32];
-    if (t == 0) std::snprintf(b, sizeof b, "I%02d.png", r);
-    else std::snprintf(b, sizeof b, "I%02d_%02d_%02d.png", r, t, l);
+    if (t == 0)
+      std::snprintf(b, sizeof b, "I%02d.png", r);
+    else
+      std::snprintf(b, sizeof b, "I%02d_%02d_%02d.png", r, t, l);
     return std::string(b);
   };
   std::mutex mutex;
@@ -191,7 +200,8 @@ std::size_t write_synthetic_kadid(const std::string& dir, const SyntheticSpec& s
   for (int r = 1; r <= spec.references; ++r)
     for (int t : kSyntheticTypes)
       for (int l = 1; l <= spec.levels; ++l, ++pairs)
-        csv << join_csv({name(r, t, l), name(r, 0, 0), score_text(synthetic_quality(t, l, r)), "0"}) << "\n";
+        csv << join_csv({name(r, t, l), name(r, 0, 0), score_text(synthetic_quality(t, l, r)), "0"})
+            << "\n";
   csv.flush();
   if (!csv) throw InputError("cannot write '" + (fs::path(dir) / "dmos.csv").string() + "'");
   return pairs;

@@ -17,18 +17,35 @@ namespace {
 
 // Distortion types in the order of the TID2013 paper (Ponomarenko et al. 2015, Table 1);
 // TID2008 has the first 17 with the same numbers.
-constexpr const char* kTidTypes[] = {
-    "additive Gaussian noise", "additive noise in color components", "spatially correlated noise",
-    "masked noise", "high frequency noise", "impulse noise", "quantization noise", "Gaussian blur",
-    "image denoising", "JPEG compression", "JPEG2000 compression", "JPEG transmission errors",
-    "JPEG2000 transmission errors", "non eccentricity pattern noise",
-    "local block-wise distortions", "mean shift", "contrast change",
-    "change of color saturation", "multiplicative Gaussian noise", "comfort noise",
-    "lossy compression of noisy images", "color quantization with dither",
-    "chromatic aberrations", "sparse sampling and reconstruction"};
+constexpr const char* kTidTypes[] = {"additive Gaussian noise",
+                                     "additive noise in color components",
+                                     "spatially correlated noise",
+                                     "masked noise",
+                                     "high frequency noise",
+                                     "impulse noise",
+                                     "quantization noise",
+                                     "Gaussian blur",
+                                     "image denoising",
+                                     "JPEG compression",
+                                     "JPEG2000 compression",
+                                     "JPEG transmission errors",
+                                     "JPEG2000 transmission errors",
+                                     "non eccentricity pattern noise",
+                                     "local block-wise distortions",
+                                     "mean shift",
+                                     "contrast change",
+                                     "change of color saturation",
+                                     "multiplicative Gaussian noise",
+                                     "comfort noise",
+                                     "lossy compression of noisy images",
+                                     "color quantization with dither",
+                                     "chromatic aberrations",
+                                     "sparse sampling and reconstruction"};
 
 // "01" .. "99", wider numbers as they are (TID numbers references and types with two digits).
-std::string two_digits(int v) { return (v < 10 ? "0" : "") + std::to_string(v); }
+std::string two_digits(int v) {
+  return (v < 10 ? "0" : "") + std::to_string(v);
+}
 
 struct TidName {
   int ref = 0, type = 0, level = 0;
@@ -126,9 +143,8 @@ void read_without_names(const TidFolders& f, const std::string& file, DatasetKin
   const std::size_t grid = static_cast<std::size_t>(refs) * types * levels;
   if (grid != scores.size())
     throw InputError(file + ": " + std::to_string(scores.size()) + " scores but " + f.dist_dir +
-                     "/ spans " + std::to_string(refs) + " references x " +
-                     std::to_string(types) + " types x " + std::to_string(levels) +
-                     " levels = " + std::to_string(grid) +
+                     "/ spans " + std::to_string(refs) + " references x " + std::to_string(types) +
+                     " types x " + std::to_string(levels) + " levels = " + std::to_string(grid) +
                      " images; without mos_with_names.txt the two must agree");
   std::size_t k = 0;
   for (int r = 1; r <= refs; ++r)
@@ -137,21 +153,20 @@ void read_without_names(const TidFolders& f, const std::string& file, DatasetKin
         auto it = present.find({r, t, lv});
         TidName n{r, t, lv, ".bmp"};
         if (it != present.end()) n = it->second.second;
-        const std::string dist = it != present.end()
-                                     ? it->second.first
-                                     : "i" + two_digits(r) + "_" + two_digits(t) + "_" +
-                                           std::to_string(lv) + ".bmp";
+        const std::string dist = it != present.end() ? it->second.first
+                                                     : "i" + two_digits(r) + "_" + two_digits(t) +
+                                                           "_" + std::to_string(lv) + ".bmp";
         d.entries.push_back(make_entry(f, dist, n, scores[k].second, scores[k].first));
       }
-  d.notes.push_back("mos.txt matched to the " + std::to_string(refs) + "x" +
-                    std::to_string(types) + "x" + std::to_string(levels) +
-                    " grid of names (reference, type, level)");
+  d.notes.push_back("mos.txt matched to the " + std::to_string(refs) + "x" + std::to_string(types) +
+                    "x" + std::to_string(levels) + " grid of names (reference, type, level)");
 }
 
 }  // namespace
 
 std::string tid_type_name(int type) {
-  if (type < 1 || type > static_cast<int>(std::size(kTidTypes))) return "type " + std::to_string(type);
+  if (type < 1 || type > static_cast<int>(std::size(kTidTypes)))
+    return "type " + std::to_string(type);
   return kTidTypes[type - 1];
 }
 

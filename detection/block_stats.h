@@ -13,11 +13,13 @@
 
 namespace mad::detection {
 
-constexpr int kMinStdWindow = 8;      // side of the windows of the modified reference std
-constexpr int kMinStdProbe = 5;       // the original probes its tile buffer at +5 ...
+constexpr int kMinStdWindow = 8;  // side of the windows of the modified reference std
+constexpr int kMinStdProbe = 5;   // the original probes its tile buffer at +5 ...
 // ... which lands on the next grid point (+4) when that probe row/column p+5 still lies on a
 // valid block position (p+5 <= n-16). Near the bottom/right edges the candidate is dropped.
-constexpr bool min_std_next_available(int p, int n) { return p + kMinStdProbe <= n - kBlockSize; }
+constexpr bool min_std_next_available(int p, int n) {
+  return p + kMinStdProbe <= n - kBlockSize;
+}
 
 struct DetectionBlockStats {
   BlockGrid grid;

@@ -15,9 +15,9 @@
 namespace mad::detection {
 
 constexpr double kCsfNyquistCyclesPerDegree = 32.0;  // nfreq: 64 pixels per degree
-constexpr double kCsfObliqueW = 0.7;                  // s(θ) = (1-w)/2·cos4θ + (1+w)/2
-constexpr double kCsfPeakFrequency = 7.8909;          // below it the CSF is flattened ...
-constexpr double kCsfPeakValue = 0.9809;              // ... to this value
+constexpr double kCsfObliqueW = 0.7;                 // s(θ) = (1-w)/2·cos4θ + (1+w)/2
+constexpr double kCsfPeakFrequency = 7.8909;         // below it the CSF is flattened ...
+constexpr double kCsfPeakValue = 0.9809;             // ... to this value
 
 // CSF at the centred-grid coordinates (u_r, u_c) (bins from the centre, possibly half-integer)
 // for an image of `width` columns: both axes are scaled by 2·nfreq/width (spec §3.2, the

@@ -64,7 +64,8 @@ Image<double> fft_shift(ImageView<const double> unshifted) {
 }
 
 CsfFilterCpu::CsfFilterCpu(int width, int height)
-    : fft_(std::make_unique<CpuFft2d>(width, height)), csf_half_(csf_hermitian_half(width, height)) {}
+    : fft_(std::make_unique<CpuFft2d>(width, height)),
+      csf_half_(csf_hermitian_half(width, height)) {}
 
 CsfFilterCpu::~CsfFilterCpu() = default;
 

@@ -66,6 +66,8 @@ std::vector<DetStatsVariantInfo> detection_stats_variants() {
   return out;
 }
 
-std::string default_detection_stats_variant() { return gpu::kDefaultVariant; }
+std::string default_detection_stats_variant() {
+  return gpu::kDefaultVariant;
+}
 
 }  // namespace mad::detection

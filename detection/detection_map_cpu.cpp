@@ -25,6 +25,8 @@ void detection_map_cpu(const BlockGrid& grid, const double* mask_blocks,
   });
 }
 
-double pool_detection_cpu(ImageView<const double> map) { return pool_rms_crop(map); }
+double pool_detection_cpu(ImageView<const double> map) {
+  return pool_rms_crop(map);
+}
 
 }  // namespace mad::detection

@@ -10,8 +10,8 @@
 
 namespace mad::detection {
 
-constexpr int kLmseWindow = 16;   // box side
-constexpr int kLmseBefore = 7;    // samples before the centre; kLmseWindow-1-kLmseBefore after
+constexpr int kLmseWindow = 16;  // box side
+constexpr int kLmseBefore = 7;   // samples before the centre; kLmseWindow-1-kLmseBefore after
 
 // Symmetric ('mirror including the edge') index into [0, n), for any integer i.
 int symmetric_index(int i, int n);

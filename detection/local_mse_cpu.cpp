@@ -24,7 +24,8 @@ int symmetric_index(int i, int n) {
   return m < n ? m : period - 1 - m;
 }
 
-void local_mse_cpu(ImageView<const double> ref, ImageView<const double> dst, ImageView<double> out) {
+void local_mse_cpu(ImageView<const double> ref, ImageView<const double> dst,
+                   ImageView<double> out) {
   const int w = ref.width, h = ref.height;
   if (dst.width != w || dst.height != h || out.width != w || out.height != h)
     throw InvalidArgument("local_mse_cpu: shapes differ");
@@ -32,7 +33,8 @@ void local_mse_cpu(ImageView<const double> ref, ImageView<const double> dst, Ima
 
   // Mirrored column indices of the padded line: padded position t reads column col[t].
   std::vector<int> col(static_cast<std::size_t>(w) + kLmseWindow - 1);
-  for (int t = 0; t < static_cast<int>(col.size()); ++t) col[t] = symmetric_index(t - kLmseBefore, w);
+  for (int t = 0; t < static_cast<int>(col.size()); ++t)
+    col[t] = symmetric_index(t - kLmseBefore, w);
 
   // Horizontal pass: hsum(y,x) = Σ_j Δ²(y, x+j), j = -7..8.
   Image<double> hsum(w, h);

@@ -10,9 +10,9 @@
 
 namespace mad::detection {
 
-constexpr double kLuminanceScale = 0.02874;          // k
-constexpr double kLuminanceExponent = 2.2 / 3.0;     // display gamma 2.2, then a cube root
-constexpr double kUint8LuminanceMaxIndex = 254.0;    // the saturating uint8 table index
+constexpr double kLuminanceScale = 0.02874;        // k
+constexpr double kLuminanceExponent = 2.2 / 3.0;   // display gamma 2.2, then a cube root
+constexpr double kUint8LuminanceMaxIndex = 254.0;  // the saturating uint8 table index
 
 // Luminance of one raw value (expected in 0..255; non-integer values use the direct formula,
 // the 2011 rule, which equals the table for integer values).

@@ -14,7 +14,8 @@ namespace {
 const std::array<double, 256>& luminance_table() {
   static const std::array<double, 256> table = [] {
     std::array<double, 256> t{};
-    for (int v = 0; v < 256; ++v) t[v] = kLuminanceScale * std::pow(static_cast<double>(v), kLuminanceExponent);
+    for (int v = 0; v < 256; ++v)
+      t[v] = kLuminanceScale * std::pow(static_cast<double>(v), kLuminanceExponent);
     return t;
   }();
   return table;
@@ -23,7 +24,8 @@ const std::array<double, 256>& luminance_table() {
 }  // namespace
 
 double luminance_value(double raw, bool uint8_luminance) {
-  const double j = (uint8_luminance && raw > kUint8LuminanceMaxIndex) ? kUint8LuminanceMaxIndex : raw;
+  const double j =
+      (uint8_luminance && raw > kUint8LuminanceMaxIndex) ? kUint8LuminanceMaxIndex : raw;
   if (j >= 0.0 && j <= 255.0 && j == std::floor(j)) return luminance_table()[static_cast<int>(j)];
   return kLuminanceScale * std::pow(j, kLuminanceExponent);
 }

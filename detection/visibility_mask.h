@@ -9,10 +9,10 @@
 
 namespace mad::detection {
 
-constexpr double kMaskLuminanceGate = 0.5;   // G, in the code's luminance units
-constexpr double kMaskSlope = 1.0;           // C_slope
-constexpr double kMaskRefThreshold = -5.0;   // Ci_thrsh
-constexpr double kMaskErrThreshold = -5.0;   // Cd_thrsh
+constexpr double kMaskLuminanceGate = 0.5;  // G, in the code's luminance units
+constexpr double kMaskSlope = 1.0;          // C_slope
+constexpr double kMaskRefThreshold = -5.0;  // Ci_thrsh
+constexpr double kMaskErrThreshold = -5.0;  // Cd_thrsh
 
 // ln(σ/μ): a log RMS contrast. -inf for σ = 0; NaN for 0/0.
 double log_contrast(double sigma, double mean);

@@ -4,7 +4,9 @@
 
 namespace mad::detection {
 
-double log_contrast(double sigma, double mean) { return std::log(sigma / mean); }
+double log_contrast(double sigma, double mean) {
+  return std::log(sigma / mean);
+}
 
 double visibility_mask_value(double mean_ref, double std_min_ref, double std_err) {
   // The gate comes first: the original sets C_err = -inf there (always ξ = 0), and it also

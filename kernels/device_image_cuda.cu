@@ -11,7 +11,8 @@ DeviceImage8 make_device_image8(int width, int height, std::ptrdiff_t pitch) {
     throw InvalidArgument("device image: bad shape " + std::to_string(width) + "x" +
                           std::to_string(height) + " pitch " + std::to_string(pitch));
   DeviceImage8 img;
-  img.buffer = cuda::DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(pitch) * (height - 1) + width);
+  img.buffer =
+      cuda::DeviceBuffer<std::uint8_t>(static_cast<std::size_t>(pitch) * (height - 1) + width);
   img.view = ImageView<std::uint8_t>(img.buffer.get(), width, height, pitch);
   return img;
 }
@@ -24,7 +25,8 @@ DeviceImage8 upload_image8(ImageView<const std::uint8_t> host, cudaStream_t stre
 }
 
 void fill_image8(ImageView<std::uint8_t> device, std::uint8_t value, cudaStream_t stream) {
-  MAD_CUDA_CHECK(cudaMemset2DAsync(device.data, device.pitch, value, device.width, device.height, stream));
+  MAD_CUDA_CHECK(
+      cudaMemset2DAsync(device.data, device.pitch, value, device.width, device.height, stream));
 }
 
 void download_image8(ImageView<const std::uint8_t> device, ImageView<std::uint8_t> host,
@@ -35,7 +37,9 @@ void download_image8(ImageView<const std::uint8_t> device, ImageView<std::uint8_
                                    device.height, cudaMemcpyDeviceToHost, stream));
 }
 
-OwnedScratch make_scratch(std::size_t bytes) { return OwnedScratch{cuda::DeviceBuffer<unsigned char>(bytes)}; }
+OwnedScratch make_scratch(std::size_t bytes) {
+  return OwnedScratch{cuda::DeviceBuffer<unsigned char>(bytes)};
+}
 
 int device_sm_count() {
   int device = 0, count = 0;

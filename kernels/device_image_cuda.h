@@ -52,8 +52,8 @@ void require_device(const char* kernel);
 // (shaped like `dst`, same pitch) with `poison`, calls launch(in, out, scratch, stream) with
 // `scratch_bytes` of scratch, downloads into `dst` and synchronizes.
 template <class Launch>
-void run_image_kernel(ImageView<const std::uint8_t> src, ImageView<std::uint8_t> dst, std::uint8_t poison,
-                      std::size_t scratch_bytes, Launch&& launch) {
+void run_image_kernel(ImageView<const std::uint8_t> src, ImageView<std::uint8_t> dst,
+                      std::uint8_t poison, std::size_t scratch_bytes, Launch&& launch) {
   cuda::Stream stream;
   const DeviceImage8 in = upload_image8(src, stream.get());
   const DeviceImage8 out = make_device_image8(dst.width, dst.height, dst.pitch);
@@ -71,7 +71,9 @@ class ScratchCarver {
   ScratchCarver(DeviceScratch scratch, const char* kernel) : scratch_(scratch), kernel_(kernel) {}
   void* take(std::size_t bytes);
   template <class T>
-  T* take(std::size_t count) { return static_cast<T*>(take(count * sizeof(T))); }
+  T* take(std::size_t count) {
+    return static_cast<T*>(take(count * sizeof(T)));
+  }
   // Bytes `take` needs for `bytes`, including the alignment padding.
   static std::size_t padded(std::size_t bytes) { return (bytes + kAlign - 1) / kAlign * kAlign; }
 

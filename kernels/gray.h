@@ -24,16 +24,17 @@ struct RgbView8 {
   const std::uint8_t* data = nullptr;  // R sample of pixel (0, 0)
   int width = 0;                       // pixels
   int height = 0;
-  std::ptrdiff_t pitch = 0;            // bytes between row starts (of each plane when planar)
+  std::ptrdiff_t pitch = 0;  // bytes between row starts (of each plane when planar)
   RgbLayout layout = RgbLayout::Interleaved;
-  int channels = 3;                    // interleaved: samples per pixel (3 or 4); planar: 3
-  std::ptrdiff_t plane_stride = 0;     // planar: bytes from the R plane to G and from G to B
+  int channels = 3;                 // interleaved: samples per pixel (3 or 4); planar: 3
+  std::ptrdiff_t plane_stride = 0;  // planar: bytes from the R plane to G and from G to B
 
   // Sample c (0 R, 1 G, 2 B) of pixel (y, x).
   std::uint8_t sample(int y, int x, int c) const {
     const std::ptrdiff_t row = static_cast<std::ptrdiff_t>(y) * pitch;
-    return layout == RgbLayout::Interleaved ? data[row + static_cast<std::ptrdiff_t>(x) * channels + c]
-                                            : data[c * plane_stride + row + x];
+    return layout == RgbLayout::Interleaved
+               ? data[row + static_cast<std::ptrdiff_t>(x) * channels + c]
+               : data[c * plane_stride + row + x];
   }
   // Bytes spanned from `data` to one past the last sample read.
   std::size_t extent_bytes() const;

@@ -64,7 +64,8 @@ __global__ void gray_pixel_2d_kernel(RgbView8 src, GrayWeighting w, ImageView<st
 // grid_stride: consecutive threads take consecutive pixels, then jump by the grid size; the
 // (y, x) position is advanced incrementally so the loop has no division.
 template <int kChannels>
-__global__ void gray_grid_stride_kernel(RgbView8 src, GrayWeighting w, ImageView<std::uint8_t> dst) {
+__global__ void gray_grid_stride_kernel(RgbView8 src, GrayWeighting w,
+                                        ImageView<std::uint8_t> dst) {
   const long long n = static_cast<long long>(src.width) * src.height;
   const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
   long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -127,8 +128,8 @@ __global__ void gray_vector_kernel(RgbView8 src, GrayWeighting w, ImageView<std:
     const std::uint8_t* in = src.data + static_cast<std::ptrdiff_t>(y) * src.pitch +
                              static_cast<std::ptrdiff_t>(x0) * kSamples;
     std::uint8_t* out = out_at(dst, y, x0);
-    const bool vector_ok = x0 + kVec <= src.width && is_aligned(in, kVec) && is_aligned(out, kVec) &&
-                           chunk_step % kVec == 0;
+    const bool vector_ok = x0 + kVec <= src.width && is_aligned(in, kVec) &&
+                           is_aligned(out, kVec) && chunk_step % kVec == 0;
     if (vector_ok) {
       std::uint32_t words[kChunks * kWords];
 #pragma unroll
@@ -155,7 +156,8 @@ __global__ void gray_vector_kernel(RgbView8 src, GrayWeighting w, ImageView<std:
 
 void check_shapes(const RgbView8& src, ImageView<std::uint8_t> dst) {
   validate_rgb(src);  // pure field checks; never dereferences the (device) pointer
-  if (dst.data == nullptr || dst.width != src.width || dst.height != src.height || dst.pitch < dst.width)
+  if (dst.data == nullptr || dst.width != src.width || dst.height != src.height ||
+      dst.pitch < dst.width)
     throw InvalidArgument("gray: device output must be a " + std::to_string(src.width) + "x" +
                           std::to_string(src.height) + " image");
 }
@@ -163,9 +165,12 @@ void check_shapes(const RgbView8& src, ImageView<std::uint8_t> dst) {
 // Calls fn(std::integral_constant<int, kChannels>) for the view's layout.
 template <class Fn>
 void with_layout(const RgbView8& src, Fn&& fn) {
-  if (src.layout == RgbLayout::Planar) fn(std::integral_constant<int, kPlanar>{});
-  else if (src.channels == 3) fn(std::integral_constant<int, 3>{});
-  else fn(std::integral_constant<int, 4>{});
+  if (src.layout == RgbLayout::Planar)
+    fn(std::integral_constant<int, kPlanar>{});
+  else if (src.channels == 3)
+    fn(std::integral_constant<int, 3>{});
+  else
+    fn(std::integral_constant<int, 4>{});
 }
 
 unsigned blocks_for(long long items, long long per_block) {
@@ -174,7 +179,8 @@ unsigned blocks_for(long long items, long long per_block) {
   return static_cast<unsigned>(blocks);
 }
 
-void launch_pixel_1d(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst, cudaStream_t s) {
+void launch_pixel_1d(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst,
+                     cudaStream_t s) {
   check_shapes(src, dst);
   const unsigned blocks = blocks_for(static_cast<long long>(src.width) * src.height, kThreads);
   with_layout(src, [&](auto ch) {
@@ -184,7 +190,8 @@ void launch_pixel_1d(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_
 }
 
 template <int kBx, int kBy>
-void launch_pixel_2d(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst, cudaStream_t s) {
+void launch_pixel_2d(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst,
+                     cudaStream_t s) {
   check_shapes(src, dst);
   const dim3 block(kBx, kBy);
   const dim3 grid((src.width + kBx - 1) / kBx, std::min((src.height + kBy - 1) / kBy, kMaxGridY));
@@ -204,20 +211,24 @@ void launch_grid_stride_blocks(const RgbView8& src, GrayWeighting w, ImageView<s
 
 // Grid sized so each thread handles about kPixels pixels.
 template <int kPixels>
-void launch_grid_stride(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst, cudaStream_t s) {
+void launch_grid_stride(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst,
+                        cudaStream_t s) {
   check_shapes(src, dst);
   const long long n = static_cast<long long>(src.width) * src.height;
-  launch_grid_stride_blocks(src, w, dst, blocks_for(n, static_cast<long long>(kThreads) * kPixels), s);
+  launch_grid_stride_blocks(src, w, dst, blocks_for(n, static_cast<long long>(kThreads) * kPixels),
+                            s);
 }
 
 // Fixed grid of 4 resident-size blocks per SM, whatever the image size.
-void launch_grid_stride_fixed(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst, cudaStream_t s) {
+void launch_grid_stride_fixed(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst,
+                              cudaStream_t s) {
   check_shapes(src, dst);
   launch_grid_stride_blocks(src, w, dst, static_cast<unsigned>(4 * device_sm_count()), s);
 }
 
 template <int kVec>
-void launch_vector(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst, cudaStream_t s) {
+void launch_vector(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst,
+                   cudaStream_t s) {
   check_shapes(src, dst);
   const long long groups = static_cast<long long>((src.width + kVec - 1) / kVec) * src.height;
   const unsigned blocks = blocks_for(groups, kThreads);
@@ -236,15 +247,19 @@ const VariantTable<GrayLaunch>& gray_variant_table() {
           {"pixel_1d", launch_pixel_1d, "one pixel per thread, 1-D blocks of 256"},
           {"pixel_2d_32x8", launch_pixel_2d<32, 8>, "one pixel per thread, 2-D blocks of 32x8"},
           {"pixel_2d_32x16", launch_pixel_2d<32, 16>, "one pixel per thread, 2-D blocks of 32x16"},
-          {"grid_stride_p1", launch_grid_stride<1>, "grid-stride loop, grid sized for 1 pixel per thread"},
+          {"grid_stride_p1", launch_grid_stride<1>,
+           "grid-stride loop, grid sized for 1 pixel per thread"},
           {"grid_stride_p2", launch_grid_stride<2>, "grid-stride loop, 2 pixels per thread"},
           {"grid_stride_p4", launch_grid_stride<4>, "grid-stride loop, 4 pixels per thread"},
           {"grid_stride_p8", launch_grid_stride<8>, "grid-stride loop, 8 pixels per thread"},
           {"grid_stride_p16", launch_grid_stride<16>, "grid-stride loop, 16 pixels per thread"},
           {"grid_stride_p32", launch_grid_stride<32>, "grid-stride loop, 32 pixels per thread"},
-          {"grid_stride_fixed", launch_grid_stride_fixed, "grid-stride loop over a fixed grid of 4 blocks per SM"},
-          {"vector4", launch_vector<4>, "4 pixels per thread, 32-bit loads/stores (scalar on unaligned rows)"},
-          {"vector16", launch_vector<16>, "16 pixels per thread, 128-bit loads/stores (scalar on unaligned rows)"},
+          {"grid_stride_fixed", launch_grid_stride_fixed,
+           "grid-stride loop over a fixed grid of 4 blocks per SM"},
+          {"vector4", launch_vector<4>,
+           "4 pixels per thread, 32-bit loads/stores (scalar on unaligned rows)"},
+          {"vector16", launch_vector<16>,
+           "16 pixels per thread, 128-bit loads/stores (scalar on unaligned rows)"},
       },
       "vector4");
   return table;

@@ -13,8 +13,8 @@ DeviceRgb8 upload_rgb8(const RgbView8& host, cudaStream_t stream) {
   dev.view.data = dev.buffer.get();
   if (host.layout == RgbLayout::Interleaved) {
     MAD_CUDA_CHECK(cudaMemcpy2DAsync(dev.buffer.get(), host.pitch, host.data, host.pitch,
-                                     static_cast<std::size_t>(host.width) * host.channels, host.height,
-                                     cudaMemcpyHostToDevice, stream));
+                                     static_cast<std::size_t>(host.width) * host.channels,
+                                     host.height, cudaMemcpyHostToDevice, stream));
   } else {
     for (int c = 0; c < 3; ++c)
       MAD_CUDA_CHECK(cudaMemcpy2DAsync(dev.buffer.get() + c * host.plane_stride, host.pitch,
@@ -40,13 +40,16 @@ void gray_cuda(const RgbView8& rgb, GrayWeighting weighting, ImageView<std::uint
   stream.synchronize();
 }
 
-Image<std::uint8_t> gray_cuda(const RgbView8& rgb, GrayWeighting weighting, const CudaRunOptions& options) {
+Image<std::uint8_t> gray_cuda(const RgbView8& rgb, GrayWeighting weighting,
+                              const CudaRunOptions& options) {
   validate_rgb(rgb);
   Image<std::uint8_t> out(rgb.width, rgb.height);
   gray_cuda(rgb, weighting, out.view(), options);
   return out;
 }
 
-std::vector<VariantInfo> gray_variants() { return gray_variant_table().infos(); }
+std::vector<VariantInfo> gray_variants() {
+  return gray_variant_table().infos();
+}
 
 }  // namespace mad::kernels

@@ -111,7 +111,8 @@ void zero_bins(std::uint32_t* bins, cudaStream_t s) {
   MAD_CUDA_CHECK(cudaMemsetAsync(bins, 0, kHistogramBins * sizeof(std::uint32_t), s));
 }
 
-void launch_global_atomic(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch, cudaStream_t s) {
+void launch_global_atomic(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch,
+                          cudaStream_t s) {
   check_input(src, bins);
   zero_bins(bins, s);
   const dim3 block(32, 8);
@@ -131,24 +132,29 @@ GroupGrid group_grid(ImageView<const std::uint8_t> src) {
   GroupGrid g;
   g.groups_per_row = (src.width + 3) / 4;
   g.groups = static_cast<long long>(g.groups_per_row) * src.height;
-  g.blocks = static_cast<unsigned>(std::min<long long>((g.groups + kThreads - 1) / kThreads, 8LL * device_sm_count()));
+  g.blocks = static_cast<unsigned>(
+      std::min<long long>((g.groups + kThreads - 1) / kThreads, 8LL * device_sm_count()));
   return g;
 }
 
-void launch_shared_block(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch, cudaStream_t s) {
+void launch_shared_block(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch,
+                         cudaStream_t s) {
   check_input(src, bins);
   zero_bins(bins, s);
   const GroupGrid g = group_grid(src);
-  histogram_shared_block_kernel<<<g.blocks, kThreads, 0, s>>>(src, bins, g.groups_per_row, g.groups);
+  histogram_shared_block_kernel<<<g.blocks, kThreads, 0, s>>>(src, bins, g.groups_per_row,
+                                                              g.groups);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
 template <bool kMatch>
-void launch_shared_warp(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch, cudaStream_t s) {
+void launch_shared_warp(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch,
+                        cudaStream_t s) {
   check_input(src, bins);
   zero_bins(bins, s);
   const GroupGrid g = group_grid(src);
-  histogram_shared_warp_kernel<kMatch><<<g.blocks, kThreads, 0, s>>>(src, bins, g.groups_per_row, g.groups);
+  histogram_shared_warp_kernel<kMatch>
+      <<<g.blocks, kThreads, 0, s>>>(src, bins, g.groups_per_row, g.groups);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -156,21 +162,22 @@ void launch_shared_warp(ImageView<const std::uint8_t> src, std::uint32_t* bins, 
 std::size_t cub_temp_bytes(const std::uint8_t* data, std::uint32_t* bins, int width, int height,
                            std::ptrdiff_t pitch, cudaStream_t s) {
   std::size_t bytes = 0;
-  MAD_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, data, bins, kHistogramBins + 1, 0,
-                                                     kHistogramBins, width, height,
+  MAD_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, data, bins, kHistogramBins + 1,
+                                                     0, kHistogramBins, width, height,
                                                      static_cast<std::size_t>(pitch), s));
   return bytes;
 }
 
-void launch_cub(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch scratch, cudaStream_t s) {
+void launch_cub(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch scratch,
+                cudaStream_t s) {
   check_input(src, bins);
   std::size_t bytes = cub_temp_bytes(src.data, bins, src.width, src.height, src.pitch, s);
   ScratchCarver carver(scratch, "histogram (cub)");
   void* temp = carver.take(bytes);
   // CUB zeroes the bins itself (its init kernel) before counting.
-  MAD_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(temp, bytes, src.data, bins, kHistogramBins + 1, 0,
-                                                     kHistogramBins, src.width, src.height,
-                                                     static_cast<std::size_t>(src.pitch), s));
+  MAD_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(
+      temp, bytes, src.data, bins, kHistogramBins + 1, 0, kHistogramBins, src.width, src.height,
+      static_cast<std::size_t>(src.pitch), s));
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -184,7 +191,8 @@ const VariantTable<HistogramLaunch>& histogram_variant_table() {
   static const VariantTable<HistogramLaunch> table(
       "histogram",
       {
-          {"global_atomic", launch_global_atomic, "one pixel per thread, atomics on the global bins"},
+          {"global_atomic", launch_global_atomic,
+           "one pixel per thread, atomics on the global bins"},
           {"shared_block", launch_shared_block, "per-block shared histogram merged into global"},
           {"shared_warp", launch_shared_warp<false>, "per-warp privatized shared histograms"},
           {"shared_warp_match", launch_shared_warp<true>,
@@ -195,7 +203,9 @@ const VariantTable<HistogramLaunch>& histogram_variant_table() {
   return table;
 }
 
-std::vector<VariantInfo> histogram_variants() { return histogram_variant_table().infos(); }
+std::vector<VariantInfo> histogram_variants() {
+  return histogram_variant_table().infos();
+}
 
 Histogram histogram_cuda(ImageView<const std::uint8_t> gray, const CudaRunOptions& options) {
   validate_histogram_input(gray);
@@ -205,10 +215,12 @@ Histogram histogram_cuda(ImageView<const std::uint8_t> gray, const CudaRunOption
   const DeviceImage8 src = upload_image8(gray, stream.get());
   cuda::DeviceBuffer<std::uint32_t> bins(kHistogramBins);
   MAD_CUDA_CHECK(cudaMemsetAsync(bins.get(), options.poison, bins.bytes(), stream.get()));
-  const OwnedScratch scratch = make_scratch(histogram_scratch_bytes(gray.width, gray.height, gray.pitch));
+  const OwnedScratch scratch =
+      make_scratch(histogram_scratch_bytes(gray.width, gray.height, gray.pitch));
   row.launch(src.view, bins.get(), scratch.span(), stream.get());
   Histogram h{};
-  MAD_CUDA_CHECK(cudaMemcpyAsync(h.data(), bins.get(), bins.bytes(), cudaMemcpyDeviceToHost, stream.get()));
+  MAD_CUDA_CHECK(
+      cudaMemcpyAsync(h.data(), bins.get(), bins.bytes(), cudaMemcpyDeviceToHost, stream.get()));
   stream.synchronize();
   return h;
 }

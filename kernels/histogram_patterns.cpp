@@ -19,12 +19,13 @@ const char* histogram_pattern_name(HistogramPattern pattern) {
 }
 
 std::vector<HistogramPattern> all_histogram_patterns() {
-  return {HistogramPattern::UniformRandom, HistogramPattern::GradientHorizontal, HistogramPattern::GradientVertical,
-          HistogramPattern::Stripes256,    HistogramPattern::Stripes20,          HistogramPattern::Monochrome};
+  return {HistogramPattern::UniformRandom,    HistogramPattern::GradientHorizontal,
+          HistogramPattern::GradientVertical, HistogramPattern::Stripes256,
+          HistogramPattern::Stripes20,        HistogramPattern::Monochrome};
 }
 
-Image<std::uint8_t> make_histogram_pattern(HistogramPattern pattern, int width, int height, std::uint32_t seed,
-                                           std::ptrdiff_t pitch) {
+Image<std::uint8_t> make_histogram_pattern(HistogramPattern pattern, int width, int height,
+                                           std::uint32_t seed, std::ptrdiff_t pitch) {
   if (width <= 0 || height <= 0) throw InvalidArgument("histogram pattern: empty size");
   Image<std::uint8_t> img(width, height, 0xEE, pitch);
   std::mt19937 rng(seed);

@@ -1,7 +1,7 @@
 // The seeds' adversarial images for histogram kernels (issue 4, kernel 2), shared by the tests
-// and `mad bench`. The names are the seeds'; the exact geometry below is ours. They stress the atomics differently: uniform random spreads the
-// increments; gradients and wide stripes make neighbouring threads hit the same few bins;
-// a monochrome image sends every increment to one bin.
+// and `mad bench`. The names are the seeds'; the exact geometry below is ours. They stress the
+// atomics differently: uniform random spreads the increments; gradients and wide stripes make
+// neighbouring threads hit the same few bins; a monochrome image sends every increment to one bin.
 #pragma once
 
 #include <cstddef>
@@ -27,7 +27,7 @@ std::vector<HistogramPattern> all_histogram_patterns();
 
 // A width x height image of `pattern` with rows of `pitch` bytes (0 = width); padding bytes
 // are filled with 0xEE, which no count may include.
-Image<std::uint8_t> make_histogram_pattern(HistogramPattern pattern, int width, int height, std::uint32_t seed,
-                                           std::ptrdiff_t pitch = 0);
+Image<std::uint8_t> make_histogram_pattern(HistogramPattern pattern, int width, int height,
+                                           std::uint32_t seed, std::ptrdiff_t pitch = 0);
 
 }  // namespace mad::kernels

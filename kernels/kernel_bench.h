@@ -31,8 +31,8 @@ struct KernelTiming {
   std::string kernel;   // "gray", "darken", "histogram", "smooth", "nick"
   std::string variant;  // the registered name that ran (the default when none was given)
   int width = 0, height = 0, channels = 0;
-  int copies = 0;                   // input/output copies rotated through
-  std::vector<double> samples_ms;   // one per timed launch, in launch order
+  int copies = 0;                  // input/output copies rotated through
+  std::vector<double> samples_ms;  // one per timed launch, in launch order
   double median_ms = 0, min_ms = 0, max_ms = 0;
   // Compulsory traffic of one launch: every input byte read once, every output byte written
   // once (scratch traffic such as integral images or a padded copy is not counted).
@@ -47,9 +47,9 @@ KernelTiming bench_gray(const RgbView8& rgb, GrayWeighting weighting, const std:
                         const BenchOptions& options = {});
 KernelTiming bench_histogram(ImageView<const std::uint8_t> gray, const std::string& variant,
                              const BenchOptions& options = {});
-KernelTiming bench_smooth(ImageView<const std::uint8_t> samples, int channels, const std::string& variant,
-                          const BenchOptions& options = {});
-KernelTiming bench_nick(ImageView<const std::uint8_t> gray, const NickParams& params, const std::string& variant,
-                        const BenchOptions& options = {});
+KernelTiming bench_smooth(ImageView<const std::uint8_t> samples, int channels,
+                          const std::string& variant, const BenchOptions& options = {});
+KernelTiming bench_nick(ImageView<const std::uint8_t> gray, const NickParams& params,
+                        const std::string& variant, const BenchOptions& options = {});
 
 }  // namespace mad::kernels

@@ -34,7 +34,8 @@ int copies_for(std::size_t bytes_per_copy, const BenchOptions& options) {
   return static_cast<int>(std::max<std::size_t>(copies, 1));
 }
 
-KernelTiming describe(const char* kernel, const char* variant, int width, int height, int channels) {
+KernelTiming describe(const char* kernel, const char* variant, int width, int height,
+                      int channels) {
   KernelTiming t;
   t.kernel = kernel;
   t.variant = variant;
@@ -46,7 +47,8 @@ KernelTiming describe(const char* kernel, const char* variant, int width, int he
 
 // Runs launch(copy) warmup times untimed, then `repeats` times between event pairs.
 template <class LaunchCopy>
-void time_launches(KernelTiming& t, const BenchOptions& options, cudaStream_t stream, LaunchCopy&& launch) {
+void time_launches(KernelTiming& t, const BenchOptions& options, cudaStream_t stream,
+                   LaunchCopy&& launch) {
   for (int i = 0; i < options.warmup; ++i) launch(i % t.copies);
   std::vector<cuda::Event> start, stop;
   start.reserve(options.repeats);
@@ -62,13 +64,16 @@ void time_launches(KernelTiming& t, const BenchOptions& options, cudaStream_t st
   }
   stop.back().synchronize();
   t.samples_ms.clear();
-  for (int r = 0; r < options.repeats; ++r) t.samples_ms.push_back(stop[r].elapsed_ms_since(start[r]));
+  for (int r = 0; r < options.repeats; ++r)
+    t.samples_ms.push_back(stop[r].elapsed_ms_since(start[r]));
   t.median_ms = median_of(t.samples_ms);
   t.min_ms = *std::min_element(t.samples_ms.begin(), t.samples_ms.end());
   t.max_ms = *std::max_element(t.samples_ms.begin(), t.samples_ms.end());
 }
 
-std::uint64_t pixels(int width, int height) { return static_cast<std::uint64_t>(width) * height; }
+std::uint64_t pixels(int width, int height) {
+  return static_cast<std::uint64_t>(width) * height;
+}
 
 // `copies` uploads of an image -> image kernel's input, each with an output of its shape.
 struct ImageCopies {
@@ -91,8 +96,8 @@ KernelTiming bench_gray(const RgbView8& rgb, GrayWeighting weighting, const std:
   const auto& row = gray_variant_table().find(variant);
   require_device("bench gray");
   const int channels = rgb.layout == RgbLayout::Interleaved ? rgb.channels : 3;
-  KernelTiming t = describe(weighting == GrayWeighting::Matlab ? "gray" : "darken", row.name, rgb.width,
-                            rgb.height, channels);
+  KernelTiming t = describe(weighting == GrayWeighting::Matlab ? "gray" : "darken", row.name,
+                            rgb.width, rgb.height, channels);
   t.bytes_read = pixels(rgb.width, rgb.height) * channels;
   t.bytes_written = pixels(rgb.width, rgb.height);
   t.copies = copies_for(rgb.extent_bytes() + t.bytes_written, options);
@@ -103,7 +108,8 @@ KernelTiming bench_gray(const RgbView8& rgb, GrayWeighting weighting, const std:
     in.push_back(upload_rgb8(rgb, stream.get()));
     out.push_back(make_device_image8(rgb.width, rgb.height, rgb.width));
   }
-  time_launches(t, options, stream.get(), [&](int i) { row.launch(in[i].view, weighting, out[i].view, stream.get()); });
+  time_launches(t, options, stream.get(),
+                [&](int i) { row.launch(in[i].view, weighting, out[i].view, stream.get()); });
   return t;
 }
 
@@ -120,14 +126,15 @@ KernelTiming bench_histogram(ImageView<const std::uint8_t> gray, const std::stri
   std::vector<DeviceImage8> in;
   for (int i = 0; i < t.copies; ++i) in.push_back(upload_image8(gray, stream.get()));
   cuda::DeviceBuffer<std::uint32_t> bins(kHistogramBins);
-  const OwnedScratch scratch = make_scratch(histogram_scratch_bytes(gray.width, gray.height, gray.pitch));
+  const OwnedScratch scratch =
+      make_scratch(histogram_scratch_bytes(gray.width, gray.height, gray.pitch));
   time_launches(t, options, stream.get(),
                 [&](int i) { row.launch(in[i].view, bins.get(), scratch.span(), stream.get()); });
   return t;
 }
 
-KernelTiming bench_smooth(ImageView<const std::uint8_t> samples, int channels, const std::string& variant,
-                          const BenchOptions& options) {
+KernelTiming bench_smooth(ImageView<const std::uint8_t> samples, int channels,
+                          const std::string& variant, const BenchOptions& options) {
   validate_smooth_input(samples, channels);
   const auto& row = smooth_variant_table().find(variant);
   require_device("bench smooth");
@@ -144,8 +151,8 @@ KernelTiming bench_smooth(ImageView<const std::uint8_t> samples, int channels, c
   return t;
 }
 
-KernelTiming bench_nick(ImageView<const std::uint8_t> gray, const NickParams& params, const std::string& variant,
-                        const BenchOptions& options) {
+KernelTiming bench_nick(ImageView<const std::uint8_t> gray, const NickParams& params,
+                        const std::string& variant, const BenchOptions& options) {
   validate_nick_input(gray, params);
   const auto& row = nick_variant_table().find(variant);
   require_device("bench nick");
@@ -155,8 +162,9 @@ KernelTiming bench_nick(ImageView<const std::uint8_t> gray, const NickParams& pa
   cuda::Stream stream;
   const ImageCopies c = make_copies(gray, t.copies, stream.get());
   const OwnedScratch scratch = make_scratch(nick_scratch_bytes(gray.width, gray.height));
-  time_launches(t, options, stream.get(),
-                [&](int i) { row.launch(c.in[i].view, params, c.out[i].view, scratch.span(), stream.get()); });
+  time_launches(t, options, stream.get(), [&](int i) {
+    row.launch(c.in[i].view, params, c.out[i].view, scratch.span(), stream.get());
+  });
   return t;
 }
 

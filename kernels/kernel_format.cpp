@@ -11,9 +11,11 @@ namespace mad::kernels {
 HistogramFormat histogram_format_for_path(const std::string& path) {
   const std::size_t dot = path.find_last_of('.');
   const std::size_t slash = path.find_last_of('/');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return HistogramFormat::Text;
+  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
+    return HistogramFormat::Text;
   std::string ext = path.substr(dot + 1);
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (ext == "csv") return HistogramFormat::Csv;
   if (ext == "json") return HistogramFormat::Json;
   return HistogramFormat::Text;

@@ -30,17 +30,22 @@ Backend resolve_backend(Backend backend) {
   return gpu_device_available() ? Backend::Cuda : Backend::Cpu;
 }
 
-bool produces_image(KernelKind kind) { return kind != KernelKind::Histogram; }
+bool produces_image(KernelKind kind) {
+  return kind != KernelKind::Histogram;
+}
 
 KernelRequest make_kernel_request(const KernelArgs& args) {
   if (args.kernel.empty())
-    throw InvalidArgument("mad kernel: name a kernel (gray, darken, histogram, smooth, nick) or use --list-variants");
+    throw InvalidArgument(
+        "mad kernel: name a kernel (gray, darken, histogram, smooth, nick) or use --list-variants");
   KernelRequest r;
   r.kind = parse_kernel_kind(args.kernel);
   const std::string name = kernel_kind_name(r.kind);
-  if (args.input.empty()) throw InvalidArgument("mad kernel " + name + ": an input image (IN) is required");
+  if (args.input.empty())
+    throw InvalidArgument("mad kernel " + name + ": an input image (IN) is required");
   if (args.output.empty() && produces_image(r.kind))
-    throw InvalidArgument("mad kernel " + name + ": an output path (OUT) is required for the result image");
+    throw InvalidArgument("mad kernel " + name +
+                          ": an output path (OUT) is required for the result image");
   r.input = args.input;
   r.output = args.output;
   r.backend = parse_backend(args.backend);
@@ -51,7 +56,8 @@ KernelRequest make_kernel_request(const KernelArgs& args) {
   if (r.kind == KernelKind::Nick) validate_nick_params(r.nick);
   if (!args.variant.empty()) {
     if (r.backend == Backend::Cpu)
-      throw InvalidArgument("--variant selects a CUDA variant and cannot be combined with --backend cpu");
+      throw InvalidArgument(
+          "--variant selects a CUDA variant and cannot be combined with --backend cpu");
     const std::vector<VariantInfo> variants = list_variants(r.kind);
     if (variants.empty()) throw InvalidArgument("--variant: this build has no CUDA backend");
     std::string known;
@@ -62,16 +68,19 @@ KernelRequest make_kernel_request(const KernelArgs& args) {
       }
       known += (known.empty() ? "" : ", ") + v.name;
     }
-    throw InvalidArgument("unknown " + name + " variant '" + args.variant + "' (registered: " + known + ")");
+    throw InvalidArgument("unknown " + name + " variant '" + args.variant +
+                          "' (registered: " + known + ")");
   }
   return r;
 }
 
 void validate_raw_image(const RawImage8& image) {
   if (image.channels < 1 || image.channels > 4)
-    throw InputError("unsupported image with " + std::to_string(image.channels) + " channels (expected 1 to 4)");
+    throw InputError("unsupported image with " + std::to_string(image.channels) +
+                     " channels (expected 1 to 4)");
   if (image.width <= 0 || image.height <= 0)
-    throw InputError("the image is empty (" + std::to_string(image.width) + "x" + std::to_string(image.height) + ")");
+    throw InputError("the image is empty (" + std::to_string(image.width) + "x" +
+                     std::to_string(image.height) + ")");
   if (image.samples.size() != static_cast<std::size_t>(image.width) * image.height * image.channels)
     throw InputError("image sample buffer does not match " + std::to_string(image.width) + "x" +
                      std::to_string(image.height) + "x" + std::to_string(image.channels));
@@ -85,7 +94,8 @@ RawImage8 drop_alpha(const RawImage8& image) {
   out.channels = image.channels - 1;
   out.samples.reserve(static_cast<std::size_t>(image.width) * image.height * out.channels);
   for (std::size_t i = 0; i < image.samples.size(); i += image.channels)
-    out.samples.insert(out.samples.end(), image.samples.begin() + i, image.samples.begin() + i + out.channels);
+    out.samples.insert(out.samples.end(), image.samples.begin() + i,
+                       image.samples.begin() + i + out.channels);
   return out;
 }
 
@@ -102,7 +112,8 @@ RawImage8 to_raw(ImageView<const std::uint8_t> samples, int channels) {
   out.height = samples.height;
   out.channels = channels;
   out.samples.reserve(samples.pixel_count());
-  for (int y = 0; y < samples.height; ++y) out.samples.insert(out.samples.end(), samples.row(y), samples.row(y) + samples.width);
+  for (int y = 0; y < samples.height; ++y)
+    out.samples.insert(out.samples.end(), samples.row(y), samples.row(y) + samples.width);
   return out;
 }
 
@@ -110,7 +121,8 @@ RawImage8 to_raw(ImageView<const std::uint8_t> samples, int channels) {
 Image<std::uint8_t> gray_plane(const RawImage8& image, Backend backend) {
   if (image.channels == 1) return copy_image(samples_view(image));
   const RgbView8 rgb = interleaved_rgb(samples_view(image), image.channels);
-  return backend == Backend::Cuda ? gray_cuda(rgb, GrayWeighting::Matlab) : gray_cpu(rgb, GrayWeighting::Matlab);
+  return backend == Backend::Cuda ? gray_cuda(rgb, GrayWeighting::Matlab)
+                                  : gray_cpu(rgb, GrayWeighting::Matlab);
 }
 
 }  // namespace
@@ -123,8 +135,9 @@ KernelOutcome run_kernel(const KernelRequest& request, const RawImage8& image) {
   out.height = image.height;
   out.input_channels = image.channels;
   // An explicit variant is a request for the GPU, even under --backend auto.
-  out.backend = request.backend == Backend::Auto && !request.variant.empty() ? Backend::Cuda
-                                                                             : resolve_backend(request.backend);
+  out.backend = request.backend == Backend::Auto && !request.variant.empty()
+                    ? Backend::Cuda
+                    : resolve_backend(request.backend);
   const bool cuda = out.backend == Backend::Cuda;
   out.variant = "cpu";
   if (cuda) {
@@ -139,9 +152,11 @@ KernelOutcome run_kernel(const KernelRequest& request, const RawImage8& image) {
   switch (request.kind) {
     case KernelKind::Gray:
     case KernelKind::Darken: {
-      const RgbView8 rgb = interleaved_rgb(samples_view(image), image.channels);  // 3 or 4, else InputError
+      const RgbView8 rgb =
+          interleaved_rgb(samples_view(image), image.channels);  // 3 or 4, else InputError
       if (image.channels == 4) out.notes.push_back("alpha channel ignored");
-      const GrayWeighting w = request.kind == KernelKind::Gray ? GrayWeighting::Matlab : GrayWeighting::Darken;
+      const GrayWeighting w =
+          request.kind == KernelKind::Gray ? GrayWeighting::Matlab : GrayWeighting::Darken;
       const Image<std::uint8_t> g = cuda ? gray_cuda(rgb, w, options) : gray_cpu(rgb, w);
       out.image = to_raw(g.cview(), 1);
       break;
@@ -150,13 +165,14 @@ KernelOutcome run_kernel(const KernelRequest& request, const RawImage8& image) {
     case KernelKind::Nick: {
       const RawImage8 opaque = drop_alpha(image);
       if (opaque.channels != image.channels) out.notes.push_back("alpha channel ignored");
-      if (opaque.channels == 3) out.notes.push_back("computed on the MATLAB rgb2gray of the colour image");
+      if (opaque.channels == 3)
+        out.notes.push_back("computed on the MATLAB rgb2gray of the colour image");
       const Image<std::uint8_t> gray = gray_plane(opaque, out.backend);
       if (request.kind == KernelKind::Histogram) {
         out.histogram = cuda ? histogram_cuda(gray.cview(), options) : histogram_cpu(gray.cview());
       } else {
-        const Image<std::uint8_t> mask =
-            cuda ? nick_cuda(gray.cview(), request.nick, options) : nick_cpu(gray.cview(), request.nick);
+        const Image<std::uint8_t> mask = cuda ? nick_cuda(gray.cview(), request.nick, options)
+                                              : nick_cpu(gray.cview(), request.nick);
         out.image = to_raw(mask.cview(), 1);
       }
       break;
@@ -164,8 +180,9 @@ KernelOutcome run_kernel(const KernelRequest& request, const RawImage8& image) {
     case KernelKind::Smooth: {
       const RawImage8 opaque = drop_alpha(image);
       if (opaque.channels != image.channels) out.notes.push_back("alpha channel ignored");
-      const Image<std::uint8_t> s = cuda ? smooth_cuda(samples_view(opaque), opaque.channels, options)
-                                         : smooth_cpu(samples_view(opaque), opaque.channels);
+      const Image<std::uint8_t> s =
+          cuda ? smooth_cuda(samples_view(opaque), opaque.channels, options)
+               : smooth_cpu(samples_view(opaque), opaque.channels);
       out.image = to_raw(s.cview(), opaque.channels);
       break;
     }

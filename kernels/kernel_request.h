@@ -23,7 +23,7 @@ Backend resolve_backend(Backend backend);
 
 // What the command line said, before any validation.
 struct KernelArgs {
-  std::string kernel;   // gray | darken | histogram | smooth | nick
+  std::string kernel;  // gray | darken | histogram | smooth | nick
   std::string input;
   std::string output;   // required for image kernels; optional for histogram (stdout)
   std::string variant;  // CUDA variant name; empty = the table's default
@@ -52,7 +52,7 @@ struct KernelOutcome {
   Backend backend = Backend::Cpu;  // the one that ran
   std::string variant;             // the CUDA variant that ran, "cpu" for the reference
   int width = 0, height = 0, input_channels = 0;
-  RawImage8 image;                 // image kernels: 1 channel, or 3 for smoothing of colour
+  RawImage8 image;  // image kernels: 1 channel, or 3 for smoothing of colour
   std::optional<Histogram> histogram;
   double seconds = 0;              // wall-clock time of the computation (CUDA: with transfers)
   std::vector<std::string> notes;  // e.g. "alpha channel ignored"

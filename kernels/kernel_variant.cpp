@@ -20,7 +20,8 @@ const char* kernel_kind_name(KernelKind kind) {
 }
 
 std::vector<KernelKind> all_kernel_kinds() {
-  return {KernelKind::Gray, KernelKind::Darken, KernelKind::Histogram, KernelKind::Smooth, KernelKind::Nick};
+  return {KernelKind::Gray, KernelKind::Darken, KernelKind::Histogram, KernelKind::Smooth,
+          KernelKind::Nick};
 }
 
 KernelKind parse_kernel_kind(const std::string& name) {

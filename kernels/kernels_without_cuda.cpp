@@ -19,31 +19,57 @@ namespace {
 }
 }  // namespace
 
-std::vector<VariantInfo> gray_variants() { return {}; }
-std::vector<VariantInfo> histogram_variants() { return {}; }
-std::vector<VariantInfo> smooth_variants() { return {}; }
-std::vector<VariantInfo> nick_variants() { return {}; }
-
-void gray_cuda(const RgbView8&, GrayWeighting, ImageView<std::uint8_t>, const CudaRunOptions&) { no_cuda("gray"); }
-Image<std::uint8_t> gray_cuda(const RgbView8&, GrayWeighting, const CudaRunOptions&) { no_cuda("gray"); }
-Histogram histogram_cuda(ImageView<const std::uint8_t>, const CudaRunOptions&) { no_cuda("histogram"); }
-void smooth_cuda(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>, const CudaRunOptions&) { no_cuda("smooth"); }
-Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t>, int, const CudaRunOptions&) { no_cuda("smooth"); }
-void nick_cuda(ImageView<const std::uint8_t>, const NickParams&, ImageView<std::uint8_t>, const CudaRunOptions&) {
-  no_cuda("nick");
+std::vector<VariantInfo> gray_variants() {
+  return {};
 }
-Image<std::uint8_t> nick_cuda(ImageView<const std::uint8_t>, const NickParams&, const CudaRunOptions&) {
-  no_cuda("nick");
+std::vector<VariantInfo> histogram_variants() {
+  return {};
+}
+std::vector<VariantInfo> smooth_variants() {
+  return {};
+}
+std::vector<VariantInfo> nick_variants() {
+  return {};
 }
 
-KernelTiming bench_gray(const RgbView8&, GrayWeighting, const std::string&, const BenchOptions&) { no_cuda("bench gray"); }
-KernelTiming bench_histogram(ImageView<const std::uint8_t>, const std::string&, const BenchOptions&) {
+void gray_cuda(const RgbView8&, GrayWeighting, ImageView<std::uint8_t>, const CudaRunOptions&) {
+  no_cuda("gray");
+}
+Image<std::uint8_t> gray_cuda(const RgbView8&, GrayWeighting, const CudaRunOptions&) {
+  no_cuda("gray");
+}
+Histogram histogram_cuda(ImageView<const std::uint8_t>, const CudaRunOptions&) {
+  no_cuda("histogram");
+}
+void smooth_cuda(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>,
+                 const CudaRunOptions&) {
+  no_cuda("smooth");
+}
+Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t>, int, const CudaRunOptions&) {
+  no_cuda("smooth");
+}
+void nick_cuda(ImageView<const std::uint8_t>, const NickParams&, ImageView<std::uint8_t>,
+               const CudaRunOptions&) {
+  no_cuda("nick");
+}
+Image<std::uint8_t> nick_cuda(ImageView<const std::uint8_t>, const NickParams&,
+                              const CudaRunOptions&) {
+  no_cuda("nick");
+}
+
+KernelTiming bench_gray(const RgbView8&, GrayWeighting, const std::string&, const BenchOptions&) {
+  no_cuda("bench gray");
+}
+KernelTiming bench_histogram(ImageView<const std::uint8_t>, const std::string&,
+                             const BenchOptions&) {
   no_cuda("bench histogram");
 }
-KernelTiming bench_smooth(ImageView<const std::uint8_t>, int, const std::string&, const BenchOptions&) {
+KernelTiming bench_smooth(ImageView<const std::uint8_t>, int, const std::string&,
+                          const BenchOptions&) {
   no_cuda("bench smooth");
 }
-KernelTiming bench_nick(ImageView<const std::uint8_t>, const NickParams&, const std::string&, const BenchOptions&) {
+KernelTiming bench_nick(ImageView<const std::uint8_t>, const NickParams&, const std::string&,
+                        const BenchOptions&) {
   no_cuda("bench nick");
 }
 

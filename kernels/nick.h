@@ -37,8 +37,12 @@ struct NickParams {
 };
 
 // Rows (columns) of the window before and after the pixel.
-constexpr int nick_before(int window) { return (window - 1) / 2; }
-constexpr int nick_after(int window) { return window / 2; }
+constexpr int nick_before(int window) {
+  return (window - 1) / 2;
+}
+constexpr int nick_after(int window) {
+  return window / 2;
+}
 
 // Throws InvalidArgument for a window outside [2, 101] or k outside [-0.2, -0.01] (or NaN).
 void validate_nick_params(const NickParams& params);
@@ -46,15 +50,17 @@ void validate_nick_params(const NickParams& params);
 void validate_nick_input(ImageView<const std::uint8_t> gray, const NickParams& params);
 
 // The decision for one pixel from its window's exact sums: 255 when p > T, else 0.
-std::uint8_t nick_decide(std::uint32_t p, std::uint64_t sum, std::uint64_t sum_sq, std::uint32_t count, double k);
+std::uint8_t nick_decide(std::uint32_t p, std::uint64_t sum, std::uint64_t sum_sq,
+                         std::uint32_t count, double k);
 
 // CPU reference (window sums from uint64 integral images).
-void nick_cpu(ImageView<const std::uint8_t> gray, const NickParams& params, ImageView<std::uint8_t> mask);
+void nick_cpu(ImageView<const std::uint8_t> gray, const NickParams& params,
+              ImageView<std::uint8_t> mask);
 Image<std::uint8_t> nick_cpu(ImageView<const std::uint8_t> gray, const NickParams& params);
 
 // Runs one CUDA variant on the host image, including upload and download; synchronous.
-void nick_cuda(ImageView<const std::uint8_t> gray, const NickParams& params, ImageView<std::uint8_t> mask,
-               const CudaRunOptions& options = {});
+void nick_cuda(ImageView<const std::uint8_t> gray, const NickParams& params,
+               ImageView<std::uint8_t> mask, const CudaRunOptions& options = {});
 Image<std::uint8_t> nick_cuda(ImageView<const std::uint8_t> gray, const NickParams& params,
                               const CudaRunOptions& options = {});
 

@@ -13,7 +13,8 @@ namespace mad::kernels {
 void validate_nick_params(const NickParams& params) {
   if (params.window < kNickMinWindow || params.window > kNickMaxWindow)
     throw InvalidArgument("nick: window " + std::to_string(params.window) + " is outside [" +
-                          std::to_string(kNickMinWindow) + ", " + std::to_string(kNickMaxWindow) + "]");
+                          std::to_string(kNickMinWindow) + ", " + std::to_string(kNickMaxWindow) +
+                          "]");
   if (!(params.k >= kNickMinK && params.k <= kNickMaxK)) {
     std::ostringstream msg;
     msg << "nick: k = " << params.k << " is outside [" << kNickMinK << ", " << kNickMaxK << "]";
@@ -27,9 +28,9 @@ void validate_nick_input(ImageView<const std::uint8_t> gray, const NickParams& p
     throw InputError("nick: the image is empty (" + std::to_string(gray.width) + "x" +
                      std::to_string(gray.height) + ")");
   if (params.window > gray.width || params.window > gray.height)
-    throw InputError("nick: the " + std::to_string(params.window) + "x" + std::to_string(params.window) +
-                     " window is larger than the " + std::to_string(gray.width) + "x" +
-                     std::to_string(gray.height) + " image");
+    throw InputError("nick: the " + std::to_string(params.window) + "x" +
+                     std::to_string(params.window) + " window is larger than the " +
+                     std::to_string(gray.width) + "x" + std::to_string(gray.height) + " image");
 }
 
 // Same operations in the same order as nick_decide_device (kernels/nick_threshold.cuh). The
@@ -37,7 +38,8 @@ void validate_nick_input(ImageView<const std::uint8_t> gray, const NickParams& p
 // with the following subtraction / addition into an FMA (GCC's C++ default is
 // -ffp-contract=fast, which does so across statements wherever the target has FMA, e.g.
 // aarch64 or -march=native), and an FMA rounds once where the GPU rounds twice.
-std::uint8_t nick_decide(std::uint32_t p, std::uint64_t sum, std::uint64_t sum_sq, std::uint32_t count, double k) {
+std::uint8_t nick_decide(std::uint32_t p, std::uint64_t sum, std::uint64_t sum_sq,
+                         std::uint32_t count, double k) {
   const double n = static_cast<double>(count);
   const double mean = static_cast<double>(sum) / n;
   const volatile double mean_sq = mean * mean;
@@ -49,7 +51,8 @@ std::uint8_t nick_decide(std::uint32_t p, std::uint64_t sum, std::uint64_t sum_s
   return static_cast<double>(p) > threshold ? 255 : 0;
 }
 
-void nick_cpu(ImageView<const std::uint8_t> gray, const NickParams& params, ImageView<std::uint8_t> mask) {
+void nick_cpu(ImageView<const std::uint8_t> gray, const NickParams& params,
+              ImageView<std::uint8_t> mask) {
   validate_nick_input(gray, params);
   if (mask.width != gray.width || mask.height != gray.height)
     throw InvalidArgument("nick: mask size differs from the image size");
@@ -73,7 +76,8 @@ void nick_cpu(ImageView<const std::uint8_t> gray, const NickParams& params, Imag
     for (int x = 0; x < width; ++x) {
       const int x0 = std::max(0, x - before), x1 = std::min(width - 1, x + after);
       auto window = [&](const std::vector<std::uint64_t>& I) {
-        return I[(y1 + 1) * ip + x1 + 1] - I[y0 * ip + x1 + 1] - I[(y1 + 1) * ip + x0] + I[y0 * ip + x0];
+        return I[(y1 + 1) * ip + x1 + 1] - I[y0 * ip + x1 + 1] - I[(y1 + 1) * ip + x0] +
+               I[y0 * ip + x0];
       };
       const auto count = static_cast<std::uint32_t>((y1 - y0 + 1) * (x1 - x0 + 1));
       mask(y, x) = nick_decide(gray(y, x), window(isum), window(isq), count, params.k);

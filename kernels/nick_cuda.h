@@ -17,7 +17,8 @@
 namespace mad::kernels {
 
 using NickLaunch = void (*)(ImageView<const std::uint8_t> src, const NickParams& params,
-                            ImageView<std::uint8_t> mask, DeviceScratch scratch, cudaStream_t stream);
+                            ImageView<std::uint8_t> mask, DeviceScratch scratch,
+                            cudaStream_t stream);
 
 const VariantTable<NickLaunch>& nick_variant_table();
 

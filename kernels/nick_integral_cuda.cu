@@ -29,7 +29,9 @@ struct Sums {
   unsigned long long s, s2;
 };
 struct AddSums {
-  __device__ Sums operator()(const Sums& a, const Sums& b) const { return {a.s + b.s, a.s2 + b.s2}; }
+  __device__ Sums operator()(const Sums& a, const Sums& b) const {
+    return {a.s + b.s, a.s2 + b.s2};
+  }
 };
 
 __global__ void nick_row_scan_kernel(ImageView<const std::uint8_t> src, unsigned long long* isum,
@@ -70,20 +72,24 @@ __global__ void nick_column_scan_kernel(int width, int height, unsigned long lon
   }
 }
 
-__global__ void nick_integral_threshold_kernel(ImageView<const std::uint8_t> src, const unsigned long long* isum,
-                                               const unsigned long long* isq, long long ipitch, int before,
-                                               int after, double k, ImageView<std::uint8_t> mask) {
+__global__ void nick_integral_threshold_kernel(ImageView<const std::uint8_t> src,
+                                               const unsigned long long* isum,
+                                               const unsigned long long* isq, long long ipitch,
+                                               int before, int after, double k,
+                                               ImageView<std::uint8_t> mask) {
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= src.width) return;
   const int x0 = max(0, x - before), x1 = min(src.width - 1, x + after) + 1;  // x1: exclusive
   for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < src.height; y += gridDim.y * blockDim.y) {
     const int y0 = max(0, y - before), y1 = min(src.height - 1, y + after) + 1;
-    const long long a = y0 * ipitch + x0, b = y0 * ipitch + x1, c = y1 * ipitch + x0, d = y1 * ipitch + x1;
+    const long long a = y0 * ipitch + x0, b = y0 * ipitch + x1, c = y1 * ipitch + x0,
+                    d = y1 * ipitch + x1;
     const unsigned long long sum = isum[d] - isum[b] - isum[c] + isum[a];
     const unsigned long long sum_sq = isq[d] - isq[b] - isq[c] + isq[a];
     const unsigned count = static_cast<unsigned>((y1 - y0) * (x1 - x0));
     const unsigned p = src.data[static_cast<std::ptrdiff_t>(y) * src.pitch + x];
-    mask.data[static_cast<std::ptrdiff_t>(y) * mask.pitch + x] = nick_decide_device(p, sum, sum_sq, count, k);
+    mask.data[static_cast<std::ptrdiff_t>(y) * mask.pitch + x] =
+        nick_decide_device(p, sum, sum_sq, count, k);
   }
 }
 
@@ -93,8 +99,8 @@ std::size_t integral_elements(int width, int height) {
 
 }  // namespace
 
-void launch_integral(ImageView<const std::uint8_t> src, const NickParams& params, ImageView<std::uint8_t> mask,
-                     DeviceScratch scratch, cudaStream_t s) {
+void launch_integral(ImageView<const std::uint8_t> src, const NickParams& params,
+                     ImageView<std::uint8_t> mask, DeviceScratch scratch, cudaStream_t s) {
   check_launch(src, params, mask);
   const long long ipitch = static_cast<long long>(src.width) + 1;
   ScratchCarver carver(scratch, "nick (integral)");
@@ -109,7 +115,8 @@ void launch_integral(ImageView<const std::uint8_t> src, const NickParams& params
   MAD_CUDA_CHECK_LAUNCH();
   const dim3 grid((src.width + kBx - 1) / kBx, std::min((src.height + kBy - 1) / kBy, kMaxGridY));
   nick_integral_threshold_kernel<<<grid, dim3(kBx, kBy), 0, s>>>(
-      src, isum, isq, ipitch, nick_before(params.window), nick_after(params.window), params.k, mask);
+      src, isum, isq, ipitch, nick_before(params.window), nick_after(params.window), params.k,
+      mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -118,7 +125,8 @@ void launch_integral(ImageView<const std::uint8_t> src, const NickParams& params
 namespace mad::kernels {
 
 std::size_t nick_scratch_bytes(int width, int height) {
-  return 2 * ScratchCarver::padded(nick_detail::integral_elements(width, height) * sizeof(unsigned long long));
+  return 2 * ScratchCarver::padded(nick_detail::integral_elements(width, height) *
+                                   sizeof(unsigned long long));
 }
 
 }  // namespace mad::kernels

@@ -8,8 +8,8 @@
 namespace mad::kernels {
 
 __device__ __forceinline__ std::uint8_t nick_decide_device(unsigned p, unsigned long long sum,
-                                                           unsigned long long sum_sq, unsigned count,
-                                                           double k) {
+                                                           unsigned long long sum_sq,
+                                                           unsigned count, double k) {
   const double n = static_cast<double>(count);
   const double mean = __ddiv_rn(static_cast<double>(sum), n);
   const double mean_sq = __dmul_rn(mean, mean);

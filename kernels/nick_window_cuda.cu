@@ -23,13 +23,15 @@ struct Window {
   __device__ unsigned count() const { return static_cast<unsigned>((y1 - y0 + 1) * (x1 - x0 + 1)); }
 };
 
-__device__ __forceinline__ Window window_at(int y, int x, int before, int after, int width, int height) {
-  return {max(0, y - before), min(height - 1, y + after), max(0, x - before), min(width - 1, x + after)};
+__device__ __forceinline__ Window window_at(int y, int x, int before, int after, int width,
+                                            int height) {
+  return {max(0, y - before), min(height - 1, y + after), max(0, x - before),
+          min(width - 1, x + after)};
 }
 
 // Adds row[x - offset] for x in [x0, x1] (an empty range adds nothing).
-__device__ __forceinline__ void add_span(const std::uint8_t* row, int offset, int x0, int x1, unsigned& sum,
-                                         unsigned& sum_sq) {
+__device__ __forceinline__ void add_span(const std::uint8_t* row, int offset, int x0, int x1,
+                                         unsigned& sum, unsigned& sum_sq) {
   for (int x = x0; x <= x1; ++x) {
     const unsigned p = row[x - offset];
     sum += p;
@@ -39,25 +41,29 @@ __device__ __forceinline__ void add_span(const std::uint8_t* row, int offset, in
 
 // __launch_bounds__ caps registers so 32x32 (1024-thread) blocks always launch.
 template <int B>
-__global__ void __launch_bounds__(B * B) nick_global_kernel(ImageView<const std::uint8_t> src, int before, int after, double k,
-                                   ImageView<std::uint8_t> mask) {
+__global__ void __launch_bounds__(B* B)
+    nick_global_kernel(ImageView<const std::uint8_t> src, int before, int after, double k,
+                       ImageView<std::uint8_t> mask) {
   const int x = blockIdx.x * B + threadIdx.x;
   if (x >= src.width) return;
   for (int y = blockIdx.y * B + threadIdx.y; y < src.height; y += gridDim.y * B) {
     const Window win = window_at(y, x, before, after, src.width, src.height);
     unsigned sum = 0, sum_sq = 0;
     for (int yy = win.y0; yy <= win.y1; ++yy)
-      add_span(src.data + static_cast<std::ptrdiff_t>(yy) * src.pitch, 0, win.x0, win.x1, sum, sum_sq);
+      add_span(src.data + static_cast<std::ptrdiff_t>(yy) * src.pitch, 0, win.x0, win.x1, sum,
+               sum_sq);
     const unsigned p = src.data[static_cast<std::ptrdiff_t>(y) * src.pitch + x];
-    mask.data[static_cast<std::ptrdiff_t>(y) * mask.pitch + x] = nick_decide_device(p, sum, sum_sq, win.count(), k);
+    mask.data[static_cast<std::ptrdiff_t>(y) * mask.pitch + x] =
+        nick_decide_device(p, sum, sum_sq, win.count(), k);
   }
 }
 
 // Methods 2 (kTiles = 1) and 3 (kTiles = 3): the kTiles x kTiles blocks centred on this one
 // are staged in shared memory (zeros outside the image, never read: windows are clipped).
 template <int B, int kTiles>
-__global__ void __launch_bounds__(B * B) nick_shared_kernel(ImageView<const std::uint8_t> src, int before, int after, double k,
-                                   ImageView<std::uint8_t> mask) {
+__global__ void __launch_bounds__(B* B)
+    nick_shared_kernel(ImageView<const std::uint8_t> src, int before, int after, double k,
+                       ImageView<std::uint8_t> mask) {
   constexpr int kSide = B * kTiles;
   constexpr int kLead = (kTiles / 2) * B;  // region rows/columns before the block's own tile
   __shared__ std::uint8_t region[kSide][kSide];
@@ -90,7 +96,8 @@ __global__ void __launch_bounds__(B * B) nick_shared_kernel(ImageView<const std:
         }
       }
       const unsigned p = region[threadIdx.y + kLead][threadIdx.x + kLead];
-      mask.data[static_cast<std::ptrdiff_t>(y) * mask.pitch + x] = nick_decide_device(p, sum, sum_sq, win.count(), k);
+      mask.data[static_cast<std::ptrdiff_t>(y) * mask.pitch + x] =
+          nick_decide_device(p, sum, sum_sq, win.count(), k);
     }
     __syncthreads();
   }
@@ -102,17 +109,17 @@ dim3 block_grid(ImageView<const std::uint8_t> src) {
 }
 
 template <int B>
-void launch_global(ImageView<const std::uint8_t> src, const NickParams& params, ImageView<std::uint8_t> mask,
-                   cudaStream_t s) {
+void launch_global(ImageView<const std::uint8_t> src, const NickParams& params,
+                   ImageView<std::uint8_t> mask, cudaStream_t s) {
   check_launch(src, params, mask);
-  nick_global_kernel<B><<<block_grid<B>(src), dim3(B, B), 0, s>>>(src, nick_before(params.window),
-                                                                   nick_after(params.window), params.k, mask);
+  nick_global_kernel<B><<<block_grid<B>(src), dim3(B, B), 0, s>>>(
+      src, nick_before(params.window), nick_after(params.window), params.k, mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
 template <int B, int kTiles>
-void launch_shared(ImageView<const std::uint8_t> src, const NickParams& params, ImageView<std::uint8_t> mask,
-                   cudaStream_t s) {
+void launch_shared(ImageView<const std::uint8_t> src, const NickParams& params,
+                   ImageView<std::uint8_t> mask, cudaStream_t s) {
   check_launch(src, params, mask);
   nick_shared_kernel<B, kTiles><<<block_grid<B>(src), dim3(B, B), 0, s>>>(
       src, nick_before(params.window), nick_after(params.window), params.k, mask);
@@ -121,28 +128,28 @@ void launch_shared(ImageView<const std::uint8_t> src, const NickParams& params, 
 
 }  // namespace
 
-void launch_global_16(ImageView<const std::uint8_t> src, const NickParams& p, ImageView<std::uint8_t> mask,
-                      DeviceScratch, cudaStream_t s) {
+void launch_global_16(ImageView<const std::uint8_t> src, const NickParams& p,
+                      ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
   launch_global<16>(src, p, mask, s);
 }
-void launch_global_32(ImageView<const std::uint8_t> src, const NickParams& p, ImageView<std::uint8_t> mask,
-                      DeviceScratch, cudaStream_t s) {
+void launch_global_32(ImageView<const std::uint8_t> src, const NickParams& p,
+                      ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
   launch_global<32>(src, p, mask, s);
 }
-void launch_tile_16(ImageView<const std::uint8_t> src, const NickParams& p, ImageView<std::uint8_t> mask,
-                    DeviceScratch, cudaStream_t s) {
+void launch_tile_16(ImageView<const std::uint8_t> src, const NickParams& p,
+                    ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
   launch_shared<16, 1>(src, p, mask, s);
 }
-void launch_tile_32(ImageView<const std::uint8_t> src, const NickParams& p, ImageView<std::uint8_t> mask,
-                    DeviceScratch, cudaStream_t s) {
+void launch_tile_32(ImageView<const std::uint8_t> src, const NickParams& p,
+                    ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
   launch_shared<32, 1>(src, p, mask, s);
 }
-void launch_tile3x3_16(ImageView<const std::uint8_t> src, const NickParams& p, ImageView<std::uint8_t> mask,
-                       DeviceScratch, cudaStream_t s) {
+void launch_tile3x3_16(ImageView<const std::uint8_t> src, const NickParams& p,
+                       ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
   launch_shared<16, 3>(src, p, mask, s);
 }
-void launch_tile3x3_32(ImageView<const std::uint8_t> src, const NickParams& p, ImageView<std::uint8_t> mask,
-                       DeviceScratch, cudaStream_t s) {
+void launch_tile3x3_32(ImageView<const std::uint8_t> src, const NickParams& p,
+                       ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
   launch_shared<32, 3>(src, p, mask, s);
 }
 

@@ -13,8 +13,8 @@ void validate_smooth_input(ImageView<const std::uint8_t> samples, int channels) 
   if (channels < 1 || channels > 4)
     throw InputError("smooth needs an image with 1 to 4 channels, got " + std::to_string(channels));
   if (samples.empty() || samples.data == nullptr)
-    throw InputError("smooth: the image is empty (" + std::to_string(samples.width / channels) + "x" +
-                     std::to_string(samples.height) + ")");
+    throw InputError("smooth: the image is empty (" + std::to_string(samples.width / channels) +
+                     "x" + std::to_string(samples.height) + ")");
   if (samples.width % channels != 0)
     throw InvalidArgument("smooth: a row of " + std::to_string(samples.width) +
                           " samples is not a whole number of " + std::to_string(channels) +

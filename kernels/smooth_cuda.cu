@@ -31,7 +31,8 @@ struct Filter {
 constexpr Filter make_filter() {
   Filter f{};
   for (int dy = -kR; dy <= kR; ++dy)
-    for (int dx = -kR; dx <= kR; ++dx) f.w[(dy + kR) * kSmoothTaps + dx + kR] = smooth_weight(dy, dx);
+    for (int dx = -kR; dx <= kR; ++dx)
+      f.w[(dy + kR) * kSmoothTaps + dx + kR] = smooth_weight(dy, dx);
   return f;
 }
 // The same 25 weights in the two memory spaces the variants compare. Not const, so the
@@ -41,14 +42,17 @@ __device__ Filter g_filter = make_filter();
 
 template <bool kConstFilter>
 __device__ __forceinline__ int weight(int i) {
-  if constexpr (kConstFilter) return c_filter.w[i];
-  else return g_filter.w[i];
+  if constexpr (kConstFilter)
+    return c_filter.w[i];
+  else
+    return g_filter.w[i];
 }
 
 // Weighted sum of the 5x5 samples base[dy * row_pitch + dx * channels], dy, dx in 0..4 (no
 // edge checks: the caller provides zeros outside the image).
 template <bool kConstFilter>
-__device__ __forceinline__ int weighted_taps(const std::uint8_t* base, std::ptrdiff_t row_pitch, int channels) {
+__device__ __forceinline__ int weighted_taps(const std::uint8_t* base, std::ptrdiff_t row_pitch,
+                                             int channels) {
   int sum = 0;
 #pragma unroll
   for (int dy = 0; dy < kSmoothTaps; ++dy)
@@ -59,7 +63,8 @@ __device__ __forceinline__ int weighted_taps(const std::uint8_t* base, std::ptrd
 }
 
 template <bool kConstFilter>
-__global__ void smooth_global_kernel(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst) {
+__global__ void smooth_global_kernel(ImageView<const std::uint8_t> src, int channels,
+                                     ImageView<std::uint8_t> dst) {
   const int width = src.width / channels, height = src.height;
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= width) return;
@@ -76,13 +81,15 @@ __global__ void smooth_global_kernel(ImageView<const std::uint8_t> src, int chan
           weights += w;
         }
       }
-      dst.data[static_cast<std::ptrdiff_t>(y) * dst.pitch + x * channels + c] = smooth_round(sum, weights);
+      dst.data[static_cast<std::ptrdiff_t>(y) * dst.pitch + x * channels + c] =
+          smooth_round(sum, weights);
     }
   }
 }
 
 template <bool kConstFilter>
-__global__ void smooth_tile_kernel(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst) {
+__global__ void smooth_tile_kernel(ImageView<const std::uint8_t> src, int channels,
+                                   ImageView<std::uint8_t> dst) {
   __shared__ std::uint8_t tile[kTileH][kTileW * kMaxChannels];
   const int width = src.width / channels, height = src.height;
   const int tile_samples = kTileW * channels;
@@ -95,7 +102,9 @@ __global__ void smooth_tile_kernel(ImageView<const std::uint8_t> src, int channe
       const int ty = i / tile_samples, ts = i - ty * tile_samples;
       const int gy = y0 + ty - kR, gx = x0 + ts / channels - kR;
       const bool inside = gy >= 0 && gy < height && gx >= 0 && gx < width;
-      tile[ty][ts] = inside ? src.data[static_cast<std::ptrdiff_t>(gy) * src.pitch + gx * channels + ts % channels] : 0;
+      tile[ty][ts] = inside ? src.data[static_cast<std::ptrdiff_t>(gy) * src.pitch + gx * channels +
+                                       ts % channels]
+                            : 0;
     }
     __syncthreads();
     const int y = y0 + threadIdx.y;
@@ -104,7 +113,8 @@ __global__ void smooth_tile_kernel(ImageView<const std::uint8_t> src, int channe
       for (int c = 0; c < channels; ++c) {
         const int sum = weighted_taps<kConstFilter>(&tile[threadIdx.y][threadIdx.x * channels + c],
                                                     kTileW * kMaxChannels, channels);
-        dst.data[static_cast<std::ptrdiff_t>(y) * dst.pitch + x * channels + c] = smooth_round(sum, weights);
+        dst.data[static_cast<std::ptrdiff_t>(y) * dst.pitch + x * channels + c] =
+            smooth_round(sum, weights);
       }
     }
     __syncthreads();
@@ -112,13 +122,14 @@ __global__ void smooth_tile_kernel(ImageView<const std::uint8_t> src, int channe
 }
 
 // Writes the zero-padded copy: (width + 4) x (height + 4) pixels, `padded_pitch` bytes a row.
-__global__ void smooth_pad_kernel(ImageView<const std::uint8_t> src, int channels, std::uint8_t* padded,
-                                  int padded_pitch) {
+__global__ void smooth_pad_kernel(ImageView<const std::uint8_t> src, int channels,
+                                  std::uint8_t* padded, int padded_pitch) {
   const int width = src.width / channels, height = src.height;
   const int s = blockIdx.x * blockDim.x + threadIdx.x;  // sample within the padded row
   if (s >= (width + 2 * kR) * channels) return;
   const int gx = s / channels - kR, c = s % channels;
-  for (int py = blockIdx.y * blockDim.y + threadIdx.y; py < height + 2 * kR; py += gridDim.y * blockDim.y) {
+  for (int py = blockIdx.y * blockDim.y + threadIdx.y; py < height + 2 * kR;
+       py += gridDim.y * blockDim.y) {
     const int gy = py - kR;
     const bool inside = gy >= 0 && gy < height && gx >= 0 && gx < width;
     padded[static_cast<std::ptrdiff_t>(py) * padded_pitch + s] =
@@ -134,7 +145,8 @@ __global__ void smooth_padded_kernel(const std::uint8_t* padded, int padded_pitc
   for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < height; y += gridDim.y * blockDim.y) {
     const int weights = smooth_weight_sum_at(y, x, height, width);
     // Pixel (y + dy, x + dx) of the image is pixel (y + dy + 2, x + dx + 2) of the copy.
-    const std::uint8_t* base = padded + static_cast<std::ptrdiff_t>(y) * padded_pitch + x * channels;
+    const std::uint8_t* base =
+        padded + static_cast<std::ptrdiff_t>(y) * padded_pitch + x * channels;
     for (int c = 0; c < channels; ++c)
       dst.data[static_cast<std::ptrdiff_t>(y) * dst.pitch + x * channels + c] =
           smooth_round(weighted_taps<true>(base + c, padded_pitch, channels), weights);
@@ -159,12 +171,16 @@ void launch_per_pixel(ImageView<const std::uint8_t> src, int channels, ImageView
                       DeviceScratch, cudaStream_t s) {
   check_shapes(src, channels, dst);
   const dim3 grid = pixel_grid(src.width / channels, src.height);
-  if constexpr (kTile) smooth_tile_kernel<kConstFilter><<<grid, dim3(kBx, kBy), 0, s>>>(src, channels, dst);
-  else smooth_global_kernel<kConstFilter><<<grid, dim3(kBx, kBy), 0, s>>>(src, channels, dst);
+  if constexpr (kTile)
+    smooth_tile_kernel<kConstFilter><<<grid, dim3(kBx, kBy), 0, s>>>(src, channels, dst);
+  else
+    smooth_global_kernel<kConstFilter><<<grid, dim3(kBx, kBy), 0, s>>>(src, channels, dst);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-int padded_pitch(int width, int channels) { return (width + 2 * kR) * channels; }
+int padded_pitch(int width, int channels) {
+  return (width + 2 * kR) * channels;
+}
 
 void launch_padded(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
                    DeviceScratch scratch, cudaStream_t s) {
@@ -173,34 +189,44 @@ void launch_padded(ImageView<const std::uint8_t> src, int channels, ImageView<st
   const int pitch = padded_pitch(width, channels);
   ScratchCarver carver(scratch, "smooth (padded)");
   auto* padded = carver.take<std::uint8_t>(static_cast<std::size_t>(pitch) * (height + 2 * kR));
-  const dim3 pad_grid((pitch + kBx - 1) / kBx, std::min((height + 2 * kR + kBy - 1) / kBy, kMaxGridY));
+  const dim3 pad_grid((pitch + kBx - 1) / kBx,
+                      std::min((height + 2 * kR + kBy - 1) / kBy, kMaxGridY));
   smooth_pad_kernel<<<pad_grid, dim3(kBx, kBy), 0, s>>>(src, channels, padded, pitch);
   MAD_CUDA_CHECK_LAUNCH();
-  smooth_padded_kernel<<<pixel_grid(width, height), dim3(kBx, kBy), 0, s>>>(padded, pitch, channels, dst);
+  smooth_padded_kernel<<<pixel_grid(width, height), dim3(kBx, kBy), 0, s>>>(padded, pitch, channels,
+                                                                            dst);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
 }  // namespace
 
 std::size_t smooth_scratch_bytes(int width, int height, int channels) {
-  return ScratchCarver::padded(static_cast<std::size_t>(padded_pitch(width, channels)) * (height + 2 * kR));
+  return ScratchCarver::padded(static_cast<std::size_t>(padded_pitch(width, channels)) *
+                               (height + 2 * kR));
 }
 
 const VariantTable<SmoothLaunch>& smooth_variant_table() {
   static const VariantTable<SmoothLaunch> table(
       "smooth",
       {
-          {"global", launch_per_pixel<false, true>, "global memory only, clipped loops, filter in constant memory"},
-          {"global_gmem", launch_per_pixel<false, false>, "global memory only, filter in global memory"},
-          {"tile", launch_per_pixel<true, true>, "shared-memory tile with a 2-pixel halo, filter in constant memory"},
-          {"tile_gmem", launch_per_pixel<true, false>, "shared-memory tile with halo, filter in global memory"},
-          {"padded", launch_padded, "zero-padded copy, then 25 taps without edge checks (seed 003)"},
+          {"global", launch_per_pixel<false, true>,
+           "global memory only, clipped loops, filter in constant memory"},
+          {"global_gmem", launch_per_pixel<false, false>,
+           "global memory only, filter in global memory"},
+          {"tile", launch_per_pixel<true, true>,
+           "shared-memory tile with a 2-pixel halo, filter in constant memory"},
+          {"tile_gmem", launch_per_pixel<true, false>,
+           "shared-memory tile with halo, filter in global memory"},
+          {"padded", launch_padded,
+           "zero-padded copy, then 25 taps without edge checks (seed 003)"},
       },
       "tile");
   return table;
 }
 
-std::vector<VariantInfo> smooth_variants() { return smooth_variant_table().infos(); }
+std::vector<VariantInfo> smooth_variants() {
+  return smooth_variant_table().infos();
+}
 
 void smooth_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
                  const CudaRunOptions& options) {
@@ -209,12 +235,14 @@ void smooth_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std:
     throw InvalidArgument("smooth: output size differs from the input size");
   const auto& row = smooth_variant_table().find(options.variant);
   require_device("smooth");
-  run_image_kernel(src, dst, options.poison, smooth_scratch_bytes(src.width / channels, src.height, channels),
-                   [&](ImageView<const std::uint8_t> in, ImageView<std::uint8_t> out, DeviceScratch scratch,
-                       cudaStream_t stream) { row.launch(in, channels, out, scratch, stream); });
+  run_image_kernel(
+      src, dst, options.poison, smooth_scratch_bytes(src.width / channels, src.height, channels),
+      [&](ImageView<const std::uint8_t> in, ImageView<std::uint8_t> out, DeviceScratch scratch,
+          cudaStream_t stream) { row.launch(in, channels, out, scratch, stream); });
 }
 
-Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t> src, int channels, const CudaRunOptions& options) {
+Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t> src, int channels,
+                                const CudaRunOptions& options) {
   validate_smooth_input(src, channels);
   Image<std::uint8_t> out(src.width, src.height);
   smooth_cuda(src, channels, out.view(), options);

@@ -17,7 +17,8 @@
 namespace mad::kernels {
 
 using SmoothLaunch = void (*)(ImageView<const std::uint8_t> src, int channels,
-                              ImageView<std::uint8_t> dst, DeviceScratch scratch, cudaStream_t stream);
+                              ImageView<std::uint8_t> dst, DeviceScratch scratch,
+                              cudaStream_t stream);
 
 const VariantTable<SmoothLaunch>& smooth_variant_table();
 

@@ -36,7 +36,8 @@ class VariantTable {
           throw InvalidArgument(kernel_ + ": variant '" + rows_[i].name + "' registered twice");
       has_default = has_default || default_ == rows_[i].name;
     }
-    if (!has_default) throw InvalidArgument(kernel_ + ": default variant '" + default_ + "' is not registered");
+    if (!has_default)
+      throw InvalidArgument(kernel_ + ": default variant '" + default_ + "' is not registered");
   }
 
   const std::vector<Row>& rows() const { return rows_; }
@@ -50,7 +51,8 @@ class VariantTable {
       if (wanted == row.name) return row;
     std::string known;
     for (const Row& row : rows_) known += std::string(known.empty() ? "" : ", ") + row.name;
-    throw InvalidArgument("unknown " + kernel_ + " variant '" + wanted + "' (registered: " + known + ")");
+    throw InvalidArgument("unknown " + kernel_ + " variant '" + wanted + "' (registered: " + known +
+                          ")");
   }
 
   std::vector<VariantInfo> infos() const {

@@ -32,9 +32,12 @@ BatchScorer::~BatchScorer() {
   }
 }
 
-std::size_t BatchScorer::device_bytes() const { return gpu_ ? gpu_->device_bytes() : 0; }
+std::size_t BatchScorer::device_bytes() const {
+  return gpu_ ? gpu_->device_bytes() : 0;
+}
 
-std::vector<BatchScorer::Finished> BatchScorer::submit_failed(std::uint64_t tag, std::string error) {
+std::vector<BatchScorer::Finished> BatchScorer::submit_failed(std::uint64_t tag,
+                                                              std::string error) {
   Entry e;
   e.finished.tag = tag;
   e.finished.error = std::move(error);
@@ -67,7 +70,8 @@ std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
     e.done = true;
   }
   if (!e.done) {
-    const auto room = static_cast<std::size_t>(gpu_->slots_for(ref->pixels.width(), ref->pixels.height()));
+    const auto room =
+        static_cast<std::size_t>(gpu_->slots_for(ref->pixels.width(), ref->pixels.height()));
     while (gpu_->in_flight() >= room) complete_oldest_gpu();
     e.start = now_seconds();
     e.ticket = gpu_->submit(gpu_input(*ref), gpu_input(*dst),

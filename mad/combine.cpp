@@ -8,8 +8,12 @@ constexpr double kThresh1 = 2.55;
 constexpr double kThresh2 = 3.35;
 }  // namespace
 
-double combine_beta1() { return std::exp(-kThresh1 / kThresh2); }
-double combine_beta2() { return 1.0 / (std::log(10.0) * kThresh2); }
+double combine_beta1() {
+  return std::exp(-kThresh1 / kThresh2);
+}
+double combine_beta2() {
+  return 1.0 / (std::log(10.0) * kThresh2);
+}
 
 Combined combine(double d_detect, double d_appear, MadVersion version) {
   Combined c;

@@ -42,23 +42,27 @@ template <class Real>
 PairSlot<Real>::PairSlot(int width, int height, const std::string& a5_variant,
                          const std::string& det_variant,
                          std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank)
-    : width_(width), height_(height),
+    : width_(width),
+      height_(height),
       pixels_(static_cast<std::size_t>(width) * height),
       stream_(),
       detection_(width, height, stream_.get(), det_variant),
-      appearance_(bank ? appearance::AppearanceStageCuda<Real>(std::move(bank), a5_variant)
-                       : appearance::AppearanceStageCuda<Real>(width, height, stream_.get(),
-                                                               a5_variant)),
-      host_u8_(2 * pixels_), dev_u8_(2 * pixels_), dev_images_(2 * pixels_), dev_sums_(2),
-      host_sums_(2), done_(cudaEventDisableTiming) {}
+      appearance_(
+          bank ? appearance::AppearanceStageCuda<Real>(std::move(bank), a5_variant)
+               : appearance::AppearanceStageCuda<Real>(width, height, stream_.get(), a5_variant)),
+      host_u8_(2 * pixels_),
+      dev_u8_(2 * pixels_),
+      dev_images_(2 * pixels_),
+      dev_sums_(2),
+      host_sums_(2),
+      done_(cudaEventDisableTiming) {}
 // The double staging (images of more than 8 bits) and the map buffers are allocated the first
 // time they are needed: most pairs need neither, and they would double the slot's memory.
 
 template <class Real>
 std::size_t PairSlot<Real>::device_bytes() const {
-  return appearance_.device_memory().total() - appearance_.device_memory().bank +
-         dev_u8_.bytes() + dev_f64_.bytes() + dev_images_.bytes() + dev_sums_.bytes() +
-         dev_maps_.bytes();
+  return appearance_.device_memory().total() - appearance_.device_memory().bank + dev_u8_.bytes() +
+         dev_f64_.bytes() + dev_images_.bytes() + dev_sums_.bytes() + dev_maps_.bytes();
 }
 
 namespace {
@@ -125,8 +129,7 @@ void PairSlot<Real>::submit(const GpuInput& ref_in, const GpuInput& dst_in, bool
   const ImageView<const double>& ref = ref_in.pixels;
   const ImageView<const double>& dst = dst_in.pixels;
   if (busy_) throw Error("PairSlot::submit on a busy slot");
-  if (ref.width != width_ || ref.height != height_ || dst.width != width_ ||
-      dst.height != height_)
+  if (ref.width != width_ || ref.height != height_ || dst.width != width_ || dst.height != height_)
     throw InvalidArgument("PairSlot: image shape differs from the slot's");
   cudaStream_t s = stream_.get();
 

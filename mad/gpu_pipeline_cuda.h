@@ -60,13 +60,13 @@ class PairSlot {
   cuda::Stream stream_;
   detection::DetectionStageCuda<Real> detection_;
   appearance::AppearanceStageCuda<Real> appearance_;
-  cuda::PinnedBuffer<std::uint8_t> host_u8_;   // ref | dst as uint8
-  cuda::PinnedBuffer<double> host_f64_;        // ref | dst as double (non-8-bit input)
+  cuda::PinnedBuffer<std::uint8_t> host_u8_;  // ref | dst as uint8
+  cuda::PinnedBuffer<double> host_f64_;       // ref | dst as double (non-8-bit input)
   cuda::DeviceBuffer<std::uint8_t> dev_u8_;
   cuda::DeviceBuffer<double> dev_f64_;
-  cuda::DeviceBuffer<Real> dev_images_;        // ref | dst widened to Real
-  cuda::DeviceBuffer<double> dev_sums_;        // [sum eta_hi^2, sum eta_lo^2]
-  cuda::DeviceBuffer<Real> dev_maps_;          // map.HI | map.LO
+  cuda::DeviceBuffer<Real> dev_images_;  // ref | dst widened to Real
+  cuda::DeviceBuffer<double> dev_sums_;  // [sum eta_hi^2, sum eta_lo^2]
+  cuda::DeviceBuffer<Real> dev_maps_;    // map.HI | map.LO
   cuda::PinnedBuffer<double> host_sums_;
   cuda::PinnedBuffer<Real> host_maps_;
   cuda::Event done_;

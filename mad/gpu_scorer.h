@@ -34,8 +34,8 @@ class GpuScorer {
   // memory_limit: bytes the slots of one shape may use (0: the device's free memory). A shape
   // gets two slots when they fit, one when only one does; when none fits, GpuError states the
   // need before anything is allocated.
-  GpuScorer(Precision precision, const std::string& a5_variant,
-            const std::string& det_variant = "", std::size_t memory_limit = 0);
+  GpuScorer(Precision precision, const std::string& a5_variant, const std::string& det_variant = "",
+            std::size_t memory_limit = 0);
   ~GpuScorer();
   GpuScorer(const GpuScorer&) = delete;
   GpuScorer& operator=(const GpuScorer&) = delete;

@@ -14,8 +14,8 @@
 namespace mad {
 
 std::string describe_gpu_variants_cuda() {
-  std::string out = "A5 local statistics (--a5), default marked *:\n" +
-                    appearance::describe_a5_variants();
+  std::string out =
+      "A5 local statistics (--a5), default marked *:\n" + appearance::describe_a5_variants();
   out += "Detection block statistics (--det-variant), default marked *:\n";
   for (const auto& v : detection::detection_stats_variants())
     out += std::string(v.is_default ? "* " : "  ") + v.name + "  " + v.note + "\n";
@@ -103,7 +103,8 @@ struct GpuScorer::Impl {
     while (shapes.size() > kMaxShapes) {
       auto victim = shapes.end();
       for (auto it = shapes.begin(); it != shapes.end(); ++it)
-        if (!it->second.any_busy() && (victim == shapes.end() || it->second.last_use < victim->second.last_use))
+        if (!it->second.any_busy() &&
+            (victim == shapes.end() || it->second.last_use < victim->second.last_use))
           victim = it;
       if (victim == shapes.end()) return;
       shapes.erase(victim);
@@ -171,12 +172,24 @@ GpuScorer::GpuScorer(Precision precision, const std::string& a5_variant,
 
 GpuScorer::~GpuScorer() = default;
 
-const std::string& GpuScorer::a5_variant() const { return impl_->a5_name; }
-int GpuScorer::slots() const { return kSlotsPerShape; }
-int GpuScorer::slots_for(int width, int height) { return impl_->plan(width, height).capacity; }
-std::size_t GpuScorer::in_flight() const { return impl_->outstanding.size(); }
-bool GpuScorer::last_reused_reference() const { return impl_->last_reused; }
-std::size_t GpuScorer::device_bytes() const { return impl_->peak_bytes; }
+const std::string& GpuScorer::a5_variant() const {
+  return impl_->a5_name;
+}
+int GpuScorer::slots() const {
+  return kSlotsPerShape;
+}
+int GpuScorer::slots_for(int width, int height) {
+  return impl_->plan(width, height).capacity;
+}
+std::size_t GpuScorer::in_flight() const {
+  return impl_->outstanding.size();
+}
+bool GpuScorer::last_reused_reference() const {
+  return impl_->last_reused;
+}
+std::size_t GpuScorer::device_bytes() const {
+  return impl_->peak_bytes;
+}
 
 std::uint64_t GpuScorer::submit(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance,
                                 bool want_maps) {

@@ -16,12 +16,24 @@ GpuStageOutputs GpuScorer::run(const GpuInput&, const GpuInput&, bool, bool) {
 std::uint64_t GpuScorer::submit(const GpuInput&, const GpuInput&, bool, bool) {
   throw GpuError("this build has no CUDA backend");
 }
-GpuStageOutputs GpuScorer::collect(std::uint64_t) { throw GpuError("this build has no CUDA backend"); }
-int GpuScorer::slots() const { return 0; }
-int GpuScorer::slots_for(int, int) { return 0; }
-std::size_t GpuScorer::in_flight() const { return 0; }
-bool GpuScorer::last_reused_reference() const { return false; }
-std::size_t GpuScorer::device_bytes() const { return 0; }
+GpuStageOutputs GpuScorer::collect(std::uint64_t) {
+  throw GpuError("this build has no CUDA backend");
+}
+int GpuScorer::slots() const {
+  return 0;
+}
+int GpuScorer::slots_for(int, int) {
+  return 0;
+}
+std::size_t GpuScorer::in_flight() const {
+  return 0;
+}
+bool GpuScorer::last_reused_reference() const {
+  return false;
+}
+std::size_t GpuScorer::device_bytes() const {
+  return 0;
+}
 const std::string& GpuScorer::a5_variant() const {
   static const std::string none;
   return none;

@@ -18,7 +18,9 @@ std::string shape_text(int width, int height) {
   return std::to_string(width) + "x" + std::to_string(height);
 }
 
-const char* precision_text(Precision p) { return p == Precision::Double ? "double" : "float"; }
+const char* precision_text(Precision p) {
+  return p == Precision::Double ? "double" : "float";
+}
 
 }  // namespace
 
@@ -44,11 +46,16 @@ std::size_t parse_memory_size(const std::string& text) {
   if (i != text.size()) return fail();
 
   int shift = -1;
-  if (unit.empty() || unit == "b") shift = 0;
-  else if (unit == "k" || unit == "kib") shift = 10;
-  else if (unit == "m" || unit == "mib") shift = 20;
-  else if (unit == "g" || unit == "gib") shift = 30;
-  else if (unit == "t" || unit == "tib") shift = 40;
+  if (unit.empty() || unit == "b")
+    shift = 0;
+  else if (unit == "k" || unit == "kib")
+    shift = 10;
+  else if (unit == "m" || unit == "mib")
+    shift = 20;
+  else if (unit == "g" || unit == "gib")
+    shift = 30;
+  else if (unit == "t" || unit == "tib")
+    shift = 40;
   if (shift < 0) return fail();
 
   const double value = std::strtod(number.c_str(), nullptr) * std::ldexp(1.0, shift);
@@ -81,12 +88,15 @@ std::size_t host_available_memory_bytes() {
     if (in >> key >> kib && key == "MemAvailable:") return static_cast<std::size_t>(kib) * 1024;
   }
   const long pages = ::sysconf(_SC_AVPHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
-  if (pages > 0 && page > 0) return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page);
+  if (pages > 0 && page > 0)
+    return static_cast<std::size_t>(pages) * static_cast<std::size_t>(page);
   return 0;
 }
 
 #ifndef MAD_HAVE_CUDA
-std::size_t gpu_free_memory_bytes() { return 0; }  // mad/gpu_memory_cuda.cu with CUDA
+std::size_t gpu_free_memory_bytes() {
+  return 0;
+}  // mad/gpu_memory_cuda.cu with CUDA
 #endif
 
 int gpu_slots_for_shape(int width, int height, Precision precision, int max_slots,
@@ -116,8 +126,7 @@ int gpu_slots_for_shape(int width, int height, Precision precision, int max_slot
   throw GpuError(message);
 }
 
-void require_cpu_memory(int width, int height, int threads, bool want_maps,
-                        std::size_t available) {
+void require_cpu_memory(int width, int height, int threads, bool want_maps, std::size_t available) {
   if (available == 0) return;
   const std::size_t need = estimate_cpu_pair_memory(width, height, threads, want_maps).total();
   if (need <= available) return;
@@ -130,8 +139,7 @@ void require_cpu_memory(int width, int height, int threads, bool want_maps,
     if (estimate_cpu_pair_memory(width, height, t, want_maps).total() <= available) fits = t;
   if (fits > 0)
     message += "; it fits with --threads " + std::to_string(fits) + " (about " +
-               format_bytes(estimate_cpu_pair_memory(width, height, fits, want_maps).total()) +
-               ")";
+               format_bytes(estimate_cpu_pair_memory(width, height, fits, want_maps).total()) + ")";
   else
     message += "; it does not fit even with --threads 1";
   throw InputError(message);

@@ -46,8 +46,7 @@ int gpu_slots_for_shape(int width, int height, Precision precision, int max_slot
 // The CPU path's check: throws InputError stating the need of a width x height pair with
 // `threads` threads when it exceeds `available` bytes (0: unknown, not checked), and the
 // largest thread count that would fit, if any.
-void require_cpu_memory(int width, int height, int threads, bool want_maps,
-                        std::size_t available);
+void require_cpu_memory(int width, int height, int threads, bool want_maps, std::size_t available);
 // "a 16000x16000 pair needs about 63.0 GiB of memory on the CPU path (2 threads)" for pairs
 // at or above kCpuMemoryStatementThreshold, "" below it: the CLI prints it before scoring.
 std::string cpu_memory_statement(int width, int height, int threads, bool want_maps);

@@ -127,8 +127,9 @@ CpuPairMemory estimate_cpu_pair_memory(int width, int height, int threads, bool 
   const std::size_t app_workers = spectra + 2 * stats + subband_workers * (2 * p * c + p * d);
   const std::size_t app_compare = 2 * stats + b * d + p * d;
   // map.HI (from detection) is held while the appearance stage runs.
-  const std::size_t appearance = std::max({fft_planning, app_fft, app_stats, app_workers,
-                                           app_compare}) + (want_maps ? p * d : 0);
+  const std::size_t appearance =
+      std::max({fft_planning, app_fft, app_stats, app_workers, app_compare}) +
+      (want_maps ? p * d : 0);
 
   m.working = std::max(detection, appearance);
   m.overhead = kCpuOverhead;

@@ -4,7 +4,9 @@
 
 namespace mad {
 
-std::string to_string(MadVersion v) { return v == MadVersion::V2011 ? "2011" : "2010"; }
+std::string to_string(MadVersion v) {
+  return v == MadVersion::V2011 ? "2011" : "2010";
+}
 std::string to_string(InputClass c) {
   switch (c) {
     case InputClass::Uint8: return "uint8";
@@ -19,7 +21,9 @@ std::string to_string(Backend b) {
     default: return "auto";
   }
 }
-std::string to_string(Precision p) { return p == Precision::Double ? "double" : "float"; }
+std::string to_string(Precision p) {
+  return p == Precision::Double ? "double" : "float";
+}
 
 MadVersion parse_mad_version(const std::string& s) {
   if (s == "2011") return MadVersion::V2011;
@@ -44,6 +48,8 @@ Precision parse_precision(const std::string& s) {
   throw InvalidArgument("unknown precision '" + s + "' (expected double or float)");
 }
 
-double detect_scale(MadVersion v) { return v == MadVersion::V2011 ? 200.0 : 1.0; }
+double detect_scale(MadVersion v) {
+  return v == MadVersion::V2011 ? 200.0 : 1.0;
+}
 
 }  // namespace mad

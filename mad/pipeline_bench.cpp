@@ -25,7 +25,8 @@ void summarize(std::vector<double> ms, PipelineBenchRow& row) {
   row.runs = static_cast<int>(ms.size());
   row.min_ms = ms.front();
   row.max_ms = ms.back();
-  row.median_ms = ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
+  row.median_ms =
+      ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
   row.pairs_per_s = row.median_ms > 0 ? 1000.0 / row.median_ms : 0.0;
 }
 

@@ -16,23 +16,24 @@ struct PipelineBenchOptions {
   std::vector<std::pair<int, int>> sizes = {{512, 384}, {512, 512}, {1080, 800}, {1920, 1080}};
   std::vector<Precision> precisions = {Precision::Double, Precision::Float};
   int warmup_runs = 3;
-  int timed_runs = 20;       // single-pair timings: median of these
-  int batch_pairs = 64;      // pairs per batch measurement
-  int distinct_inputs = 4;   // input pairs rotated so caches and reuse do not flatter
-  bool cpu = true;           // also time the CPU path (all threads and one thread)
+  int timed_runs = 20;      // single-pair timings: median of these
+  int batch_pairs = 64;     // pairs per batch measurement
+  int distinct_inputs = 4;  // input pairs rotated so caches and reuse do not flatter
+  bool cpu = true;          // also time the CPU path (all threads and one thread)
   int cpu_runs = 3;
-  std::string a5_variant;    // "" = default
+  std::string a5_variant;  // "" = default
 };
 
 struct PipelineBenchRow {
   std::string backend;    // "cuda" or "cpu"
-  std::string mode;       // "single", "batch-distinct-refs", "batch-shared-ref", "cpu-all-threads", "cpu-1-thread"
+  std::string mode;       // "single", "batch-distinct-refs", "batch-shared-ref", "cpu-all-threads",
+                          // "cpu-1-thread"
   std::string precision;  // "double" / "float"
   int width = 0, height = 0;
   int runs = 0;
   double median_ms = 0, min_ms = 0, max_ms = 0;  // per pair
   double pairs_per_s = 0;
-  std::size_t device_bytes = 0;  // peak device memory of the scorer (GPU rows)
+  std::size_t device_bytes = 0;           // peak device memory of the scorer (GPU rows)
   std::size_t device_bytes_per_pair = 0;  // one slot's memory (GPU rows)
 };
 

@@ -20,13 +20,12 @@ void validate_pair(const GrayImage& ref, const GrayImage& dst) {
   const auto& b = dst.pixels;
   if (a.width() != b.width() || a.height() != b.height())
     throw InputError("reference is " + std::to_string(a.width()) + "x" +
-                     std::to_string(a.height()) + " but distorted is " +
-                     std::to_string(b.width()) + "x" + std::to_string(b.height()) +
-                     "; MAD needs images of the same size");
+                     std::to_string(a.height()) + " but distorted is " + std::to_string(b.width()) +
+                     "x" + std::to_string(b.height()) + "; MAD needs images of the same size");
   if (a.width() < kMinImageSide || a.height() < kMinImageSide)
-    throw InputError("images are " + std::to_string(a.width()) + "x" +
-                     std::to_string(a.height()) + "; MAD needs at least " +
-                     std::to_string(kMinImageSide) + "x" + std::to_string(kMinImageSide) +
+    throw InputError("images are " + std::to_string(a.width()) + "x" + std::to_string(a.height()) +
+                     "; MAD needs at least " + std::to_string(kMinImageSide) + "x" +
+                     std::to_string(kMinImageSide) +
                      " (smaller images leave an empty pooling crop; the original returns NaN)");
 }
 
@@ -35,8 +34,8 @@ InputClass resolve_input_class(const GrayImage& ref, const GrayImage& dst, Input
   if (requested == InputClass::Auto) return both_8bit ? InputClass::Uint8 : InputClass::Double;
   if (requested == InputClass::Uint8 && !both_8bit)
     throw InvalidArgument("--input-class uint8 needs 8-bit images (got " +
-                          std::to_string(ref.bit_depth) + " and " +
-                          std::to_string(dst.bit_depth) + " bits)");
+                          std::to_string(ref.bit_depth) + " and " + std::to_string(dst.bit_depth) +
+                          " bits)");
   return requested;
 }
 
@@ -81,8 +80,8 @@ ScoreResult Scorer::score(const GrayImage& ref, const GrayImage& dst) {
   const auto start = std::chrono::steady_clock::now();
   double d_appear = 0.0;
   if (backend_ == Backend::Cuda) {
-    GpuStageOutputs out = gpu_->run(gpu_input(ref), gpu_input(dst), uint8_luminance,
-                                    options_.want_maps);
+    GpuStageOutputs out =
+        gpu_->run(gpu_input(ref), gpu_input(dst), uint8_luminance, options_.want_maps);
     r.d_detect = out.d_detect;
     d_appear = out.d_appear;
     r.map_hi = std::move(out.map_hi);

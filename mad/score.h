@@ -29,8 +29,8 @@ struct ScoreResult {
   Backend backend = Backend::Cpu;              // resolved (never Auto)
   Precision precision = Precision::Double;     // Double on the CPU backend
   std::string a5_variant;                      // GPU only
-  Image<double> map_hi, map_lo;  // map.HI (unscaled) and map.LO when requested
-  double seconds = 0.0;          // wall time of the computation (decode excluded)
+  Image<double> map_hi, map_lo;                // map.HI (unscaled) and map.LO when requested
+  double seconds = 0.0;                        // wall time of the computation (decode excluded)
 };
 
 // Throws InputError unless both images are equally sized and at least 34x34.

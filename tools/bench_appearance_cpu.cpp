@@ -84,8 +84,8 @@ void BM_SubbandBlockStats(benchmark::State& state) {
   }
   // Two passes over 256 samples per block (§11's sample-visit count).
   state.counters["blocks"] = static_cast<double>(grid.count());
-  state.counters["sample_visits/s"] = benchmark::Counter(
-      2.0 * 256.0 * grid.count(), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["sample_visits/s"] =
+      benchmark::Counter(2.0 * 256.0 * grid.count(), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_SubbandBlockStats)->Unit(benchmark::kMillisecond);
 

@@ -53,8 +53,10 @@ std::string command_line(const BenchCliState& st) {
 
 int run_bench_command(const BenchCliState& st) {
   if (!st.summary_from.empty()) {
-    if (st.quick || st.repeat > 0 || st.kernels != "all" || !st.sizes.empty() || st.precision != "both")
-      throw InvalidArgument("--summary-from reads a finished report: it takes no measuring options");
+    if (st.quick || st.repeat > 0 || st.kernels != "all" || !st.sizes.empty() ||
+        st.precision != "both")
+      throw InvalidArgument(
+          "--summary-from reads a finished report: it takes no measuring options");
     bench::BenchReport report = bench::load_report(st.summary_from);
     bench::finalize_rows(report);  // idempotent; also covers a hand-edited report
     for (const std::string& line : bench::goal_summary(report)) std::cout << line << '\n';
@@ -66,20 +68,28 @@ int run_bench_command(const BenchCliState& st) {
   if (!st.sizes.empty()) config.sizes = bench::parse_sizes(st.sizes);
   if (st.repeat < 0) throw InvalidArgument("--repeat must be >= 1");
   if (st.repeat > 0) config.gpu_runs = st.repeat;
-  if (st.precision == "both") config.precisions = {"double", "float"};
-  else if (st.precision == "double" || st.precision == "float") config.precisions = {st.precision};
-  else throw InvalidArgument("--precision must be double, float or both");
+  if (st.precision == "both")
+    config.precisions = {"double", "float"};
+  else if (st.precision == "double" || st.precision == "float")
+    config.precisions = {st.precision};
+  else
+    throw InvalidArgument("--precision must be double, float or both");
   if (st.format != "table" && st.format != "csv" && st.format != "json")
     throw InvalidArgument("--format must be table, csv or json");
   config.gpu = gpu_backend_compiled() && gpu_device_available();
-  if (!config.gpu) std::fprintf(stderr, "mad bench: no CUDA device: measuring the CPU columns only\n");
+  if (!config.gpu)
+    std::fprintf(stderr, "mad bench: no CUDA device: measuring the CPU columns only\n");
 
-  bench::BenchReport report =
-      bench::run_bench(config, [](const std::string& line) { std::fprintf(stderr, "mad bench: %s\n", line.c_str()); });
+  bench::BenchReport report = bench::run_bench(config, [](const std::string& line) {
+    std::fprintf(stderr, "mad bench: %s\n", line.c_str());
+  });
   report.command = command_line(st);
-  if (st.format == "json") std::cout << bench::to_json(report).dump(1) << '\n';
-  else if (st.format == "csv") std::cout << bench::to_csv(report);
-  else std::cout << bench::format_table(report);
+  if (st.format == "json")
+    std::cout << bench::to_json(report).dump(1) << '\n';
+  else if (st.format == "csv")
+    std::cout << bench::to_csv(report);
+  else
+    std::cout << bench::format_table(report);
   write_reports(st, report);
   return kExitOk;
 }
@@ -88,21 +98,30 @@ int run_bench_command(const BenchCliState& st) {
 
 Subcommand add_bench_command(CLI::App& root) {
   auto st = std::make_shared<BenchCliState>();
-  CLI::App* cmd = root.add_subcommand("bench", "Time every GPU kernel variant against the CPU reference (tables, CSV, JSON, HTML)");
+  CLI::App* cmd = root.add_subcommand(
+      "bench", "Time every GPU kernel variant against the CPU reference (tables, CSV, JSON, HTML)");
   std::string groups;
   for (const std::string& g : bench::bench_groups()) groups += (groups.empty() ? "" : ",") + g;
-  cmd->add_option("--kernels", st->kernels, "Comma list of groups to run: " + groups + " (default all)");
-  cmd->add_option("--sizes", st->sizes, "Comma list WxH replacing every group's default sizes, e.g. 512x384,1080x800");
-  cmd->add_option("--repeat", st->repeat, "Timed GPU runs per measurement (default 21; 5 with --quick)");
-  cmd->add_option("--precision", st->precision, "Precision of the MAD stages on the GPU: double | float | both")
+  cmd->add_option("--kernels", st->kernels,
+                  "Comma list of groups to run: " + groups + " (default all)");
+  cmd->add_option("--sizes", st->sizes,
+                  "Comma list WxH replacing every group's default sizes, e.g. 512x384,1080x800");
+  cmd->add_option("--repeat", st->repeat,
+                  "Timed GPU runs per measurement (default 21; 5 with --quick)");
+  cmd->add_option("--precision", st->precision,
+                  "Precision of the MAD stages on the GPU: double | float | both")
       ->capture_default_str();
-  cmd->add_option("--format", st->format, "Standard output: table | csv | json")->capture_default_str();
-  cmd->add_option("--html", st->html, "Also write a self-contained HTML report (inline SVG charts) to FILE");
-  cmd->add_option("--markdown", st->markdown, "Also write the results as Markdown (docs/benchmarks.md) to FILE");
+  cmd->add_option("--format", st->format, "Standard output: table | csv | json")
+      ->capture_default_str();
+  cmd->add_option("--html", st->html,
+                  "Also write a self-contained HTML report (inline SVG charts) to FILE");
+  cmd->add_option("--markdown", st->markdown,
+                  "Also write the results as Markdown (docs/benchmarks.md) to FILE");
   cmd->add_flag("--quick", st->quick, "Tiny sizes and few runs (CI: seconds on two cores)");
-  cmd->add_option("--summary-from", st->summary_from,
-                  "Print the goal figures of a JSON report written by --format json (no measuring); "
-                  "--html/--markdown regenerate those reports from it");
+  cmd->add_option(
+      "--summary-from", st->summary_from,
+      "Print the goal figures of a JSON report written by --format json (no measuring); "
+      "--html/--markdown regenerate those reports from it");
   return {cmd, [st]() { return run_bench_command(*st); }};
 }
 

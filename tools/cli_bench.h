@@ -68,7 +68,8 @@ struct Bar {
 
 // Horizontal bars, one per entry, on a linear axis, or a log axis when the values span more
 // than a factor of 20 (said in the title). Returns "" when no bar has a positive value.
-std::string svg_bar_chart(const std::string& title, const std::vector<Bar>& bars, const std::string& unit);
+std::string svg_bar_chart(const std::string& title, const std::vector<Bar>& bars,
+                          const std::string& unit);
 
 struct Series {
   std::string name;
@@ -77,7 +78,8 @@ struct Series {
 
 // Polylines with markers and a legend; log axes where asked. Returns "" when no series has
 // two or more usable points.
-std::string svg_line_plot(const std::string& title, const std::vector<Series>& series, const std::string& x_label,
-                          const std::string& y_label, bool log_x, bool log_y);
+std::string svg_line_plot(const std::string& title, const std::vector<Series>& series,
+                          const std::string& x_label, const std::string& y_label, bool log_x,
+                          bool log_y);
 
 }  // namespace mad::cli::bench

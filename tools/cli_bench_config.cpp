@@ -57,8 +57,8 @@ std::vector<Size> BenchConfig::sizes_for(const std::string& group) const {
 }
 
 std::vector<int> BenchConfig::nick_windows_for(Size size) const {
-  std::vector<int> sweep = quick ? std::vector<int>{3, 15, 31}
-                                 : std::vector<int>{3, 7, 15, 31, 51, 75, 101};
+  std::vector<int> sweep =
+      quick ? std::vector<int>{3, 15, 31} : std::vector<int>{3, 7, 15, 31, 51, 75, 101};
   if (static_cast<long long>(size.width) * size.height > 1920LL * 1080) sweep = {15};
   std::vector<int> out;
   for (int w : sweep)
@@ -97,15 +97,16 @@ std::vector<Size> parse_sizes(const std::string& list) {
   return out;
 }
 
-std::vector<std::string> parse_list(const std::string& list, const std::vector<std::string>& allowed,
-                                    const char* what) {
+std::vector<std::string> parse_list(const std::string& list,
+                                    const std::vector<std::string>& allowed, const char* what) {
   const std::vector<std::string> items = split(list);
   if (items.size() == 1 && items[0] == "all") return allowed;
   std::string known;
   for (const std::string& a : allowed) known += (known.empty() ? "" : ", ") + a;
   for (const std::string& item : items)
     if (std::find(allowed.begin(), allowed.end(), item) == allowed.end())
-      throw InvalidArgument(std::string(what) + ": unknown '" + item + "' (known: " + known + ", all)");
+      throw InvalidArgument(std::string(what) + ": unknown '" + item + "' (known: " + known +
+                            ", all)");
   if (items.empty()) throw InvalidArgument(std::string(what) + ": empty list");
   std::vector<std::string> out;  // in the canonical order, each once
   for (const std::string& a : allowed)

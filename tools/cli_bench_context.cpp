@@ -30,10 +30,13 @@ Timing time_cpu(const std::function<void()>& fn, const BenchConfig& c, bool warm
   };
   if (warm_up) {
     const double first = timed_call();
-    if (first > c.cpu_budget_s) ms.push_back(first * 1e3), spent_s = first;
-    else warmup = 1;
+    if (first > c.cpu_budget_s)
+      ms.push_back(first * 1e3), spent_s = first;
+    else
+      warmup = 1;
   }
-  while (static_cast<int>(ms.size()) < std::max(1, c.cpu_max_runs) && (ms.empty() || spent_s < c.cpu_budget_s)) {
+  while (static_cast<int>(ms.size()) < std::max(1, c.cpu_max_runs) &&
+         (ms.empty() || spent_s < c.cpu_budget_s)) {
     const double dt = timed_call();
     ms.push_back(dt * 1e3);
     spent_s += dt;

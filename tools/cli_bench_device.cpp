@@ -32,24 +32,33 @@ std::string cpu_model_name() {
   std::ifstream in("/proc/cpuinfo");
   std::string line;
   while (std::getline(in, line))
-    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) return line.substr(line.find(':') + 2);
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
+      return line.substr(line.find(':') + 2);
   return "";
 }
 
 #ifdef MAD_HAVE_CUDA
 void lanes_per_sm(int major, int minor, int& fp32, int& fp64) {
   const int cc = 10 * major + minor;
-  if (cc == 60) fp32 = 64, fp64 = 32;                    // P100
-  else if (cc == 70 || cc == 72 || cc == 80) fp32 = 64, fp64 = 32;  // V100, A100
-  else if (cc == 90 || cc == 100 || cc == 103) fp32 = 128, fp64 = 64;  // H100/H200, B200
-  else if (cc == 75) fp32 = 64, fp64 = 2;
-  else fp32 = 128, fp64 = 2;  // consumer parts (6.1, 8.6, 8.9, 12.x) and unknown ones
+  if (cc == 60)
+    fp32 = 64, fp64 = 32;  // P100
+  else if (cc == 70 || cc == 72 || cc == 80)
+    fp32 = 64, fp64 = 32;  // V100, A100
+  else if (cc == 90 || cc == 100 || cc == 103)
+    fp32 = 128, fp64 = 64;  // H100/H200, B200
+  else if (cc == 75)
+    fp32 = 64, fp64 = 2;
+  else
+    fp32 = 128, fp64 = 2;  // consumer parts (6.1, 8.6, 8.9, 12.x) and unknown ones
 }
 
-std::string version_string(int v) { return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10); }
+std::string version_string(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
 
 // Median of `runs` event-timed copies of `bytes` from src to dst; one untimed copy first.
-double time_copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t s, int runs) {
+double time_copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t s,
+                 int runs) {
   const cuda::Event start, stop;
   MAD_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, s));
   std::vector<double> ms;
@@ -104,7 +113,8 @@ DeviceInfo probe_device(bool measure, bool quick) {
     const cuda::Stream stream;
     const cuda::DeviceBuffer<unsigned char> a(bytes), b(bytes);
     MAD_CUDA_CHECK(cudaMemsetAsync(a.get(), 1, bytes, stream.get()));
-    const double ms = time_copy(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, stream.get(), 10);
+    const double ms =
+        time_copy(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, stream.get(), 10);
     d.copy_bandwidth_gbps = 2.0 * bytes / (ms * 1e-3) * 1e-9;
   }
 #else
@@ -131,15 +141,20 @@ struct TransferTimer::Impl {
     if (pageable.size() < bytes) pageable.assign(bytes, 1);  // touched: no first-use page faults
     if (pinned.size() < bytes) pinned = cuda::PinnedBuffer<unsigned char>(bytes);
     if (device.size() < bytes) device = cuda::DeviceBuffer<unsigned char>(bytes);
-    void* host = use_pinned ? static_cast<void*>(pinned.get()) : static_cast<void*>(pageable.data());
-    const double ms = to_device ? time_copy(device.get(), host, bytes, cudaMemcpyHostToDevice, stream->get(), runs)
-                                : time_copy(host, device.get(), bytes, cudaMemcpyDeviceToHost, stream->get(), runs);
+    void* host =
+        use_pinned ? static_cast<void*>(pinned.get()) : static_cast<void*>(pageable.data());
+    const double ms =
+        to_device
+            ? time_copy(device.get(), host, bytes, cudaMemcpyHostToDevice, stream->get(), runs)
+            : time_copy(host, device.get(), bytes, cudaMemcpyDeviceToHost, stream->get(), runs);
     return cache[key] = ms;
   }
 #endif
 };
 
-TransferTimer::TransferTimer(int runs) : impl_(std::make_unique<Impl>()) { impl_->runs = runs; }
+TransferTimer::TransferTimer(int runs) : impl_(std::make_unique<Impl>()) {
+  impl_->runs = runs;
+}
 TransferTimer::~TransferTimer() = default;
 
 void TransferTimer::fill(BenchRow& row) {

@@ -34,7 +34,9 @@ class L2Flush {
     MAD_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
     buffer_ = cuda::DeviceBuffer<unsigned char>(2 * static_cast<std::size_t>(l2));
   }
-  void run(cudaStream_t s) const { MAD_CUDA_CHECK(cudaMemsetAsync(buffer_.get(), 0, buffer_.bytes(), s)); }
+  void run(cudaStream_t s) const {
+    MAD_CUDA_CHECK(cudaMemsetAsync(buffer_.get(), 0, buffer_.bytes(), s));
+  }
 
  private:
   cuda::DeviceBuffer<unsigned char> buffer_;
@@ -71,7 +73,9 @@ struct Cufft<double> {
   static constexpr cufftType kR2C = CUFFT_D2Z, kC2R = CUFFT_Z2D, kC2C = CUFFT_Z2Z;
   static void r2c(cufftHandle p, double* in, C* out) { MAD_CUFFT_CHECK(cufftExecD2Z(p, in, out)); }
   static void c2r(cufftHandle p, C* in, double* out) { MAD_CUFFT_CHECK(cufftExecZ2D(p, in, out)); }
-  static void c2c_inverse(cufftHandle p, C* in, C* out) { MAD_CUFFT_CHECK(cufftExecZ2Z(p, in, out, CUFFT_INVERSE)); }
+  static void c2c_inverse(cufftHandle p, C* in, C* out) {
+    MAD_CUFFT_CHECK(cufftExecZ2Z(p, in, out, CUFFT_INVERSE));
+  }
 };
 template <>
 struct Cufft<float> {
@@ -79,33 +83,39 @@ struct Cufft<float> {
   static constexpr cufftType kR2C = CUFFT_R2C, kC2R = CUFFT_C2R, kC2C = CUFFT_C2C;
   static void r2c(cufftHandle p, float* in, C* out) { MAD_CUFFT_CHECK(cufftExecR2C(p, in, out)); }
   static void c2r(cufftHandle p, C* in, float* out) { MAD_CUFFT_CHECK(cufftExecC2R(p, in, out)); }
-  static void c2c_inverse(cufftHandle p, C* in, C* out) { MAD_CUFFT_CHECK(cufftExecC2C(p, in, out, CUFFT_INVERSE)); }
+  static void c2c_inverse(cufftHandle p, C* in, C* out) {
+    MAD_CUFFT_CHECK(cufftExecC2C(p, in, out, CUFFT_INVERSE));
+  }
 };
 
 cuda::FftPlan make_plan(Size sz, cufftType type, int batch, cudaStream_t s) {
   cuda::FftPlan plan;
   int dims[2] = {sz.height, sz.width};
   std::size_t work = 0;
-  MAD_CUFFT_CHECK(cufftMakePlanMany(plan.get(), 2, dims, nullptr, 1, 0, nullptr, 1, 0, type, batch, &work));
+  MAD_CUFFT_CHECK(
+      cufftMakePlanMany(plan.get(), 2, dims, nullptr, 1, 0, nullptr, 1, 0, type, batch, &work));
   MAD_CUFFT_CHECK(cufftSetStream(plan.get(), s));
   return plan;
 }
 
 template <class Real>
-cuda::DeviceBuffer<Real> upload_image(ImageView<const double> img, std::size_t copies, cudaStream_t s) {
+cuda::DeviceBuffer<Real> upload_image(ImageView<const double> img, std::size_t copies,
+                                      cudaStream_t s) {
   const std::size_t n = img.pixel_count();
   std::vector<Real> host(copies * n);
   for (std::size_t c = 0; c < copies; ++c)
     for (int y = 0; y < img.height; ++y)
-      for (int x = 0; x < img.width; ++x) host[c * n + static_cast<std::size_t>(y) * img.width + x] = static_cast<Real>(img(y, x));
+      for (int x = 0; x < img.width; ++x)
+        host[c * n + static_cast<std::size_t>(y) * img.width + x] = static_cast<Real>(img(y, x));
   cuda::DeviceBuffer<Real> d(host.size());
-  MAD_CUDA_CHECK(cudaMemcpyAsync(d.get(), host.data(), host.size() * sizeof(Real), cudaMemcpyHostToDevice, s));
+  MAD_CUDA_CHECK(
+      cudaMemcpyAsync(d.get(), host.data(), host.size() * sizeof(Real), cudaMemcpyHostToDevice, s));
   MAD_CUDA_CHECK(cudaStreamSynchronize(s));
   return d;
 }
 
-BenchRow gpu_row(const std::string& group, const std::string& case_name, const std::string& variant, Size sz,
-                 const std::string& precision, const Timing& t) {
+BenchRow gpu_row(const std::string& group, const std::string& case_name, const std::string& variant,
+                 Size sz, const std::string& precision, const Timing& t) {
   BenchRow r;
   r.group = group, r.case_name = case_name, r.variant = variant, r.backend = "cuda";
   r.precision = precision, r.width = sz.width, r.height = sz.height;
@@ -130,13 +140,23 @@ void spectral(BenchContext& ctx, const std::string& group, Size sz, const std::s
   const auto r2c_plan = make_plan(sz, F::kR2C, 1, s), c2r_plan = make_plan(sz, F::kC2R, 1, s);
   F::r2c(r2c_plan.get(), image.get(), saved.get());
   // c2r overwrites its input (cuFFT), so every timed run starts from a saved spectrum.
-  auto restore = [&] { MAD_CUDA_CHECK(cudaMemcpyAsync(spectrum.get(), saved.get(), half * sizeof(C), cudaMemcpyDeviceToDevice, s)); };
+  auto restore = [&] {
+    MAD_CUDA_CHECK(cudaMemcpyAsync(spectrum.get(), saved.get(), half * sizeof(C),
+                                   cudaMemcpyDeviceToDevice, s));
+  };
   const double real_fft_flops = 2.5 * dn * std::log2(dn);
   if (group == "fft") {
-    BenchRow a = gpu_row("fft", "r2c", "cufft", sz, precision, time_events(cfg, s, [&] { F::r2c(r2c_plan.get(), image.get(), spectrum.get()); }));
-    a.flops = real_fft_flops, a.bytes_in = dn * rs, a.bytes_out = dh * cs, a.bytes_moved = a.bytes_in + a.bytes_out;
-    BenchRow b = gpu_row("fft", "c2r", "cufft", sz, precision, time_events(cfg, s, [&] { F::c2r(c2r_plan.get(), spectrum.get(), out.get()); }, restore));
-    b.flops = real_fft_flops, b.bytes_in = dh * cs, b.bytes_out = dn * rs, b.bytes_moved = b.bytes_in + b.bytes_out;
+    BenchRow a =
+        gpu_row("fft", "r2c", "cufft", sz, precision,
+                time_events(cfg, s, [&] { F::r2c(r2c_plan.get(), image.get(), spectrum.get()); }));
+    a.flops = real_fft_flops, a.bytes_in = dn * rs, a.bytes_out = dh * cs,
+    a.bytes_moved = a.bytes_in + a.bytes_out;
+    BenchRow b =
+        gpu_row("fft", "c2r", "cufft", sz, precision,
+                time_events(
+                    cfg, s, [&] { F::c2r(c2r_plan.get(), spectrum.get(), out.get()); }, restore));
+    b.flops = real_fft_flops, b.bytes_in = dh * cs, b.bytes_out = dn * rs,
+    b.bytes_moved = b.bytes_in + b.bytes_out;
     const auto batch_plan = make_plan(sz, F::kC2C, 4, s);
     cuda::DeviceBuffer<C> in4(4 * n), out4(4 * n);
     {  // four copies of the image as complex input (imaginary parts 0)
@@ -144,29 +164,38 @@ void spectral(BenchContext& ctx, const std::string& group, Size sz, const std::s
       const ImageView<const double> px = pair.ref.pixels.cview();
       for (std::size_t i = 0; i < 4 * n; ++i) {
         const std::size_t k = i % n;
-        host[i].x = static_cast<Real>(px(static_cast<int>(k / sz.width), static_cast<int>(k % sz.width)));
+        host[i].x =
+            static_cast<Real>(px(static_cast<int>(k / sz.width), static_cast<int>(k % sz.width)));
         host[i].y = 0;
       }
-      MAD_CUDA_CHECK(cudaMemcpyAsync(in4.get(), host.data(), in4.bytes(), cudaMemcpyHostToDevice, s));
+      MAD_CUDA_CHECK(
+          cudaMemcpyAsync(in4.get(), host.data(), in4.bytes(), cudaMemcpyHostToDevice, s));
       MAD_CUDA_CHECK(cudaStreamSynchronize(s));
     }
-    BenchRow c = gpu_row("fft", "c2c_inverse_x4", "cufft", sz, precision,
-                         time_events(cfg, s, [&] { F::c2c_inverse(batch_plan.get(), in4.get(), out4.get()); }));
-    c.flops = 4 * 5 * dn * std::log2(dn), c.bytes_in = c.bytes_out = 4 * dn * cs, c.bytes_moved = 8 * dn * cs;
+    BenchRow c = gpu_row("fft", "c2c_inverse_x4", "cufft", sz, precision, time_events(cfg, s, [&] {
+                           F::c2c_inverse(batch_plan.get(), in4.get(), out4.get());
+                         }));
+    c.flops = 4 * 5 * dn * std::log2(dn), c.bytes_in = c.bytes_out = 4 * dn * cs,
+    c.bytes_moved = 8 * dn * cs;
     for (BenchRow* r : {&a, &b, &c}) ctx.add(std::move(*r));
   } else if (group == "csf") {
     cuda::DeviceBuffer<Real> csf(half);
     detection::gpu::launch_build_csf_half<Real>(sz.width, sz.height, csf.get(), s);
     const Real scale = static_cast<Real>(1.0 / dn);
-    auto multiply = [&] { detection::gpu::launch_csf_multiply<Real>(spectrum.get(), csf.get(), half, scale, s); };
-    BenchRow m = gpu_row("csf", "multiply", "csf_multiply", sz, precision, time_events(cfg, s, multiply, restore));
-    m.flops = 3 * dh, m.bytes_in = dh * (cs + rs), m.bytes_out = dh * cs, m.bytes_moved = dh * (2 * cs + rs);
+    auto multiply = [&] {
+      detection::gpu::launch_csf_multiply<Real>(spectrum.get(), csf.get(), half, scale, s);
+    };
+    BenchRow m = gpu_row("csf", "multiply", "csf_multiply", sz, precision,
+                         time_events(cfg, s, multiply, restore));
+    m.flops = 3 * dh, m.bytes_in = dh * (cs + rs), m.bytes_out = dh * cs,
+    m.bytes_moved = dh * (2 * cs + rs);
     BenchRow f = gpu_row("csf", "filter", "cufft+multiply", sz, precision, time_events(cfg, s, [&] {
-      F::r2c(r2c_plan.get(), image.get(), spectrum.get());
-      multiply();
-      F::c2r(c2r_plan.get(), spectrum.get(), out.get());
-    }));
-    f.flops = 2 * real_fft_flops + 3 * dh, f.bytes_in = f.bytes_out = dn * rs, f.bytes_moved = 2 * dn * rs;
+                           F::r2c(r2c_plan.get(), image.get(), spectrum.get());
+                           multiply();
+                           F::c2r(c2r_plan.get(), spectrum.get(), out.get());
+                         }));
+    f.flops = 2 * real_fft_flops + 3 * dh, f.bytes_in = f.bytes_out = dn * rs,
+    f.bytes_moved = 2 * dn * rs;
     ctx.add(std::move(m));
     ctx.add(std::move(f));
   } else if (group == "log_gabor") {
@@ -177,10 +206,12 @@ void spectral(BenchContext& ctx, const std::string& group, Size sz, const std::s
       const auto t0 = std::chrono::steady_clock::now();
       auto bank = std::make_unique<appearance::LogGaborBankCuda<Real>>(sz.width, sz.height, s);
       MAD_CUDA_CHECK(cudaStreamSynchronize(s));
-      const double dt = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      const double dt =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (i >= cfg.gpu_warmup) ms.push_back(dt);
     }
-    BenchRow b = gpu_row("log_gabor", "build", "bank_kernel", sz, precision, summarize(ms, cfg.gpu_warmup));
+    BenchRow b =
+        gpu_row("log_gabor", "build", "bank_kernel", sz, precision, summarize(ms, cfg.gpu_warmup));
     b.note = "host clock, cudaMalloc of the 9 factor planes included";
     b.bytes_moved = 9 * dn * rs, b.bytes_in = 0, b.bytes_out = 9 * dn * rs;
     ctx.add(std::move(b));
@@ -198,17 +229,20 @@ void appearance_stage(BenchContext& ctx, Size sz, const std::string& precision) 
   cuda::DeviceBuffer<double> sum(1);
   appearance::AppearanceStageCuda<Real> stage(sz.width, sz.height, s);
   const std::string note = std::string("default A5 variant ") + stage.a5_variant() +
-                           ", device memory " + std::to_string(stage.device_memory().total() >> 20) + " MiB";
+                           ", device memory " +
+                           std::to_string(stage.device_memory().total() >> 20) + " MiB";
   const double image_bytes = double(sz.width) * sz.height * sizeof(Real);
   BenchRow one = gpu_row("appearance", "analyse_one", "stage", sz, precision,
                          time_events(cfg, s, [&] { stage.prepare_reference(ref.get(), s); }));
   one.bytes_in = image_bytes, one.bytes_out = 0;
   stage.prepare_reference(ref.get(), s);
-  BenchRow distorted = gpu_row("appearance", "run_distorted", "stage", sz, precision,
-                               time_events(cfg, s, [&] { stage.run_distorted(dst.get(), sum.get(), nullptr, s); }));
+  BenchRow distorted =
+      gpu_row("appearance", "run_distorted", "stage", sz, precision,
+              time_events(cfg, s, [&] { stage.run_distorted(dst.get(), sum.get(), nullptr, s); }));
   distorted.bytes_in = image_bytes, distorted.bytes_out = sizeof(double);
-  BenchRow both = gpu_row("appearance", "pair", "stage", sz, precision,
-                          time_events(cfg, s, [&] { stage.run(ref.get(), dst.get(), sum.get(), nullptr, s); }));
+  BenchRow both =
+      gpu_row("appearance", "pair", "stage", sz, precision,
+              time_events(cfg, s, [&] { stage.run(ref.get(), dst.get(), sum.get(), nullptr, s); }));
   both.bytes_in = 2 * image_bytes, both.bytes_out = sizeof(double);
   for (BenchRow* r : {&one, &distorted, &both}) {
     r->note = note;
@@ -218,14 +252,19 @@ void appearance_stage(BenchContext& ctx, Size sz, const std::string& precision) 
 
 }  // namespace
 
-void gpu_spectral_rows(BenchContext& ctx, const std::string& group, Size size, const std::string& precision) {
-  if (precision == "float") spectral<float>(ctx, group, size, precision);
-  else spectral<double>(ctx, group, size, precision);
+void gpu_spectral_rows(BenchContext& ctx, const std::string& group, Size size,
+                       const std::string& precision) {
+  if (precision == "float")
+    spectral<float>(ctx, group, size, precision);
+  else
+    spectral<double>(ctx, group, size, precision);
 }
 
 void gpu_appearance_rows(BenchContext& ctx, Size size, const std::string& precision) {
-  if (precision == "float") appearance_stage<float>(ctx, size, precision);
-  else appearance_stage<double>(ctx, size, precision);
+  if (precision == "float")
+    appearance_stage<float>(ctx, size, precision);
+  else
+    appearance_stage<double>(ctx, size, precision);
 }
 
 }  // namespace mad::cli::bench

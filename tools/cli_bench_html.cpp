@@ -14,12 +14,16 @@ namespace {
 constexpr const char* kStyle =
     "body{font-family:sans-serif;margin:24px;color:#222;max-width:1200px}"
     "h2{border-bottom:1px solid #ccc;margin-top:32px}"
-    "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ddd;padding:2px 6px;text-align:right}"
+    "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ddd;padding:2px "
+    "6px;text-align:right}"
     "td.t,th.t{text-align:left}code{background:#f4f4f4;padding:1px 4px}"
-    ".chart{display:block;margin:8px 0}.chart text{font-size:11px}.chart text.title{font-size:13px;font-weight:bold}"
+    ".chart{display:block;margin:8px 0}.chart text{font-size:11px}.chart "
+    "text.title{font-size:13px;font-weight:bold}"
     "li{margin:2px 0}";
 
-long long pixels(const BenchRow& r) { return static_cast<long long>(r.width) * r.height; }
+long long pixels(const BenchRow& r) {
+  return static_cast<long long>(r.width) * r.height;
+}
 
 void list(std::ostringstream& out, const std::vector<std::string>& lines) {
   out << "<ul>";
@@ -31,10 +35,12 @@ void list(std::ostringstream& out, const std::vector<std::string>& lines) {
 // CPU references of that case and size together.
 void bar_charts(std::ostringstream& out, const std::vector<const BenchRow*>& rows) {
   std::vector<std::pair<std::string, std::string>> keys;  // (case, precision), in row order
-  const bool any_gpu = std::any_of(rows.begin(), rows.end(), [](const BenchRow* r) { return r->backend == "cuda"; });
+  const bool any_gpu =
+      std::any_of(rows.begin(), rows.end(), [](const BenchRow* r) { return r->backend == "cuda"; });
   for (const BenchRow* r : rows) {
     if (any_gpu && r->backend != "cuda") continue;
-    const std::pair<std::string, std::string> k{r->case_name, any_gpu ? r->precision : std::string()};
+    const std::pair<std::string, std::string> k{r->case_name,
+                                                any_gpu ? r->precision : std::string()};
     if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
   }
   for (const auto& [case_name, precision] : keys) {
@@ -49,12 +55,17 @@ void bar_charts(std::ostringstream& out, const std::vector<const BenchRow*>& row
       if (!cpu && r->precision != precision) continue;
       size = format_size(r->width, r->height);
       Bar b{r->variant, r->median_ms, cpu, ""};
-      if (cpu) b.annotation = std::to_string(r->threads) + " thread(s)";
-      else if (present(r->speedup_vs_cpu_1t)) b.annotation = format_number(r->speedup_vs_cpu_1t) + "x cpu1";
-      if (!cpu && present(r->bw_share)) b.annotation += ", " + format_number(100 * r->bw_share) + "% copy BW";
+      if (cpu)
+        b.annotation = std::to_string(r->threads) + " thread(s)";
+      else if (present(r->speedup_vs_cpu_1t))
+        b.annotation = format_number(r->speedup_vs_cpu_1t) + "x cpu1";
+      if (!cpu && present(r->bw_share))
+        b.annotation += ", " + format_number(100 * r->bw_share) + "% copy BW";
       bars.push_back(b);
     }
-    out << svg_bar_chart(case_name + " " + size + (precision.empty() ? "" : " " + precision) + ": median time", bars, "ms")
+    out << svg_bar_chart(case_name + " " + size + (precision.empty() ? "" : " " + precision) +
+                             ": median time",
+                         bars, "ms")
         << '\n';
   }
 }
@@ -74,25 +85,27 @@ void speedup_plots(std::ostringstream& out, const std::vector<const BenchRow*>& 
   for (const auto& k : order) {
     std::vector<Series> series;
     for (auto& [name, s] : plots[k]) series.push_back(s);
-    out << svg_line_plot(k.first + " " + k.second + ": speedup over one CPU thread vs size", series, "pixels",
-                         "speedup", true, true)
+    out << svg_line_plot(k.first + " " + k.second + ": speedup over one CPU thread vs size", series,
+                         "pixels", "speedup", true, true)
         << '\n';
   }
 }
 
 // Launch-shape sweep (grid-stride pixels per thread) and Nick's window sweep.
-void sweep_plots(std::ostringstream& out, const std::string& group, const std::vector<const BenchRow*>& rows) {
+void sweep_plots(std::ostringstream& out, const std::string& group,
+                 const std::vector<const BenchRow*>& rows) {
   std::map<std::string, Series> ppt;
   for (const BenchRow* r : rows)
-    if (r->backend == "cuda" && r->pixels_per_thread > 0 && r->launch_shape.rfind("grid-stride", 0) == 0) {
+    if (r->backend == "cuda" && r->pixels_per_thread > 0 &&
+        r->launch_shape.rfind("grid-stride", 0) == 0) {
       Series& s = ppt[format_size(r->width, r->height)];
       s.name = format_size(r->width, r->height);
       s.points.emplace_back(r->pixels_per_thread, r->gbps);
     }
   std::vector<Series> series;
   for (auto& [k, s] : ppt) series.push_back(s);
-  out << svg_line_plot(group + ": grid-stride launch, pixels per thread vs GB/s", series, "pixels per thread", "GB/s",
-                       true, false);
+  out << svg_line_plot(group + ": grid-stride launch, pixels per thread vs GB/s", series,
+                       "pixels per thread", "GB/s", true, false);
   if (group != "nick") return;
   std::map<std::string, std::map<std::string, Series>> by_size;
   for (const BenchRow* r : rows) {
@@ -103,27 +116,42 @@ void sweep_plots(std::ostringstream& out, const std::string& group, const std::v
   for (auto& [size, variants] : by_size) {
     std::vector<Series> lines;
     for (auto& [name, s] : variants) lines.push_back(s);
-    out << svg_line_plot("nick " + size + ": time vs window w (method 1 grows as w^2, integral flat)", lines,
-                         "window w", "ms", true, true);
+    out << svg_line_plot(
+        "nick " + size + ": time vs window w (method 1 grows as w^2, integral flat)", lines,
+        "window w", "ms", true, true);
   }
 }
 
 void row_table(std::ostringstream& out, const std::vector<const BenchRow*>& rows) {
-  const char* heads[] = {"case", "size", "prec", "variant", "launch shape", "ms", "spread%", "runs", "total pinned ms",
-                         "x cpu1", "x cpuN", "GB/s", "%copyBW", "GFLOP/s", "%peak", "note"};
+  const char* heads[] = {"case",   "size",    "prec",    "variant",         "launch shape",
+                         "ms",     "spread%", "runs",    "total pinned ms", "x cpu1",
+                         "x cpuN", "GB/s",    "%copyBW", "GFLOP/s",         "%peak",
+                         "note"};
   out << "<details><summary>all " << rows.size() << " rows</summary><table><tr>";
-  for (int i = 0; i < 16; ++i) out << "<th" << (i < 5 || i == 15 ? " class=\"t\"" : "") << ">" << heads[i] << "</th>";
+  for (int i = 0; i < 16; ++i)
+    out << "<th" << (i < 5 || i == 15 ? " class=\"t\"" : "") << ">" << heads[i] << "</th>";
   out << "</tr>\n";
   for (const BenchRow* r : rows) {
-    const std::string cells[] = {r->case_name, format_size(r->width, r->height), r->precision, r->variant,
-                                 r->launch_shape, format_number(r->median_ms), format_number(r->spread_pct),
-                                 std::to_string(r->runs), format_number(r->total_pinned_ms),
-                                 format_number(r->speedup_vs_cpu_1t), format_number(r->speedup_vs_cpu_all),
-                                 format_number(r->gbps), present(r->bw_share) ? format_number(100 * r->bw_share) : "-",
+    const std::string cells[] = {r->case_name,
+                                 format_size(r->width, r->height),
+                                 r->precision,
+                                 r->variant,
+                                 r->launch_shape,
+                                 format_number(r->median_ms),
+                                 format_number(r->spread_pct),
+                                 std::to_string(r->runs),
+                                 format_number(r->total_pinned_ms),
+                                 format_number(r->speedup_vs_cpu_1t),
+                                 format_number(r->speedup_vs_cpu_all),
+                                 format_number(r->gbps),
+                                 present(r->bw_share) ? format_number(100 * r->bw_share) : "-",
                                  format_number(r->gflops),
-                                 present(r->flop_share) ? format_number(100 * r->flop_share) : "-", r->note};
+                                 present(r->flop_share) ? format_number(100 * r->flop_share) : "-",
+                                 r->note};
     out << "<tr>";
-    for (int i = 0; i < 16; ++i) out << "<td" << (i < 5 || i == 15 ? " class=\"t\"" : "") << ">" << html_escape(cells[i]) << "</td>";
+    for (int i = 0; i < 16; ++i)
+      out << "<td" << (i < 5 || i == 15 ? " class=\"t\"" : "") << ">" << html_escape(cells[i])
+          << "</td>";
     out << "</tr>\n";
   }
   out << "</table></details>\n";
@@ -150,10 +178,12 @@ std::string html_escape(const std::string& text) {
 std::string format_html(const BenchReport& report) {
   std::ostringstream out;
   out << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\" /><title>mad bench: "
-      << html_escape(report.device.gpu ? report.device.name : std::string("CPU only")) << "</title><style>" << kStyle
-      << "</style></head>\n<body><h1>mad bench</h1>\n<p>Generated by <code>" << html_escape(report.command)
-      << "</code>, started " << html_escape(report.started) << ", " << html_escape(format_number(report.elapsed_s))
-      << " s" << (report.quick ? " (--quick)" : "") << ".</p>\n<h2>Device</h2>\n";
+      << html_escape(report.device.gpu ? report.device.name : std::string("CPU only"))
+      << "</title><style>" << kStyle
+      << "</style></head>\n<body><h1>mad bench</h1>\n<p>Generated by <code>"
+      << html_escape(report.command) << "</code>, started " << html_escape(report.started) << ", "
+      << html_escape(format_number(report.elapsed_s)) << " s" << (report.quick ? " (--quick)" : "")
+      << ".</p>\n<h2>Device</h2>\n";
   list(out, device_lines(report));
   out << "<h2>Goal figures</h2>\n";
   list(out, goal_summary(report));

@@ -42,7 +42,8 @@ Image<std::uint8_t> random_bytes(int width, int height, std::uint64_t seed) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     z ^= z >> 31;
-    for (std::size_t b = 0; b < 8 && i + b < n; ++b) p[i + b] = static_cast<std::uint8_t>(z >> (8 * b));
+    for (std::size_t b = 0; b < 8 && i + b < n; ++b)
+      p[i + b] = static_cast<std::uint8_t>(z >> (8 * b));
   }
   return img;
 }
@@ -85,18 +86,22 @@ void gpu_variants(BenchContext& ctx, const BenchRow& base, const std::vector<Var
                   BenchFn&& bench) {
   if (!ctx.config.gpu) return;
   for (const VariantInfo& v : variants)
-    ctx.guarded(base.group + " " + v.name + " " + base.case_name + " " + format_size(base.width, base.height),
+    ctx.guarded(base.group + " " + v.name + " " + base.case_name + " " +
+                    format_size(base.width, base.height),
                 [&] { ctx.add(gpu_row(base, bench(v.name), v, ctx.config.gpu_warmup)); });
 }
 
-double pixels(Size s) { return static_cast<double>(s.width) * s.height; }
+double pixels(Size s) {
+  return static_cast<double>(s.width) * s.height;
+}
 
 // Sum over all pixels of the clipped w x w window's pixel count NP.
 double nick_window_samples(Size s, int w) {
   auto covered = [w](int n) {
     double total = 0;
     for (int i = 0; i < n; ++i)
-      total += std::min(i + kernels::nick_after(w), n - 1) - std::max(i - kernels::nick_before(w), 0) + 1;
+      total += std::min(i + kernels::nick_after(w), n - 1) -
+               std::max(i - kernels::nick_before(w), 0) + 1;
     return total;
   };
   return covered(s.height) * covered(s.width);
@@ -145,7 +150,8 @@ void run_histogram_group(BenchContext& ctx) {
 void run_smooth_group(BenchContext& ctx) {
   for (const Size s : ctx.config.sizes_for("smooth")) {
     // Colour only up to 1920x1080: at 8192x8192 it would triple the longest CPU reference.
-    const std::vector<int> channel_counts = pixels(s) <= 1920.0 * 1080 ? std::vector<int>{1, 3} : std::vector<int>{1};
+    const std::vector<int> channel_counts =
+        pixels(s) <= 1920.0 * 1080 ? std::vector<int>{1, 3} : std::vector<int>{1};
     for (const int c : channel_counts) {
       ctx.say("smooth " + format_size(s.width, s.height) + " " + std::to_string(c) + "ch");
       const Image<std::uint8_t> img = random_bytes(c * s.width, s.height, 13);
@@ -178,10 +184,12 @@ void run_nick_group(BenchContext& ctx) {
         for (const VariantInfo& v : kernels::nick_variants()) {
           BenchRow b = base;
           b.flops = v.name.find("integral") != std::string::npos ? integral_flops : windowed_flops;
-          ctx.guarded("nick " + v.name + " " + b.case_name + " " + format_size(s.width, s.height), [&] {
-            ctx.add(gpu_row(b, kernels::bench_nick(img.cview(), params, v.name, gpu_options(ctx.config)), v,
-                            ctx.config.gpu_warmup));
-          });
+          ctx.guarded(
+              "nick " + v.name + " " + b.case_name + " " + format_size(s.width, s.height), [&] {
+                ctx.add(gpu_row(
+                    b, kernels::bench_nick(img.cview(), params, v.name, gpu_options(ctx.config)), v,
+                    ctx.config.gpu_warmup));
+              });
         }
       }
       base.flops = integral_flops;  // the CPU reference uses integral images

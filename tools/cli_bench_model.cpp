@@ -17,37 +17,60 @@ namespace {
 
 using json = nlohmann::json;
 
-struct TextField { const char* key; std::string BenchRow::*member; };
-struct IntField { const char* key; int BenchRow::*member; };
-struct RealField { const char* key; double BenchRow::*member; };
+struct TextField {
+  const char* key;
+  std::string BenchRow::*member;
+};
+struct IntField {
+  const char* key;
+  int BenchRow::*member;
+};
+struct RealField {
+  const char* key;
+  double BenchRow::*member;
+};
 
 const TextField kTextFields[] = {
-    {"group", &BenchRow::group},       {"case", &BenchRow::case_name},
-    {"variant", &BenchRow::variant},   {"backend", &BenchRow::backend},
+    {"group", &BenchRow::group},         {"case", &BenchRow::case_name},
+    {"variant", &BenchRow::variant},     {"backend", &BenchRow::backend},
     {"precision", &BenchRow::precision}, {"launch_shape", &BenchRow::launch_shape},
-    {"grid", &BenchRow::grid},         {"note", &BenchRow::note}};
-const IntField kIntFields[] = {
-    {"width", &BenchRow::width},     {"height", &BenchRow::height},
-    {"channels", &BenchRow::channels}, {"threads", &BenchRow::threads},
-    {"pixels_per_thread", &BenchRow::pixels_per_thread},
-    {"warmup", &BenchRow::warmup},   {"runs", &BenchRow::runs}};
-const RealField kRealFields[] = {
-    {"median_ms", &BenchRow::median_ms}, {"min_ms", &BenchRow::min_ms},
-    {"max_ms", &BenchRow::max_ms}, {"spread_pct", &BenchRow::spread_pct},
-    {"bytes_moved", &BenchRow::bytes_moved}, {"flops", &BenchRow::flops},
-    {"bytes_in", &BenchRow::bytes_in}, {"bytes_out", &BenchRow::bytes_out},
-    {"h2d_pageable_ms", &BenchRow::h2d_pageable_ms}, {"d2h_pageable_ms", &BenchRow::d2h_pageable_ms},
-    {"h2d_pinned_ms", &BenchRow::h2d_pinned_ms}, {"d2h_pinned_ms", &BenchRow::d2h_pinned_ms},
-    {"total_pageable_ms", &BenchRow::total_pageable_ms}, {"total_pinned_ms", &BenchRow::total_pinned_ms},
-    {"cpu_1t_ms", &BenchRow::cpu_1t_ms}, {"cpu_all_ms", &BenchRow::cpu_all_ms},
-    {"speedup_vs_cpu_1t", &BenchRow::speedup_vs_cpu_1t},
-    {"speedup_vs_cpu_all", &BenchRow::speedup_vs_cpu_all},
-    {"gbps", &BenchRow::gbps}, {"gflops", &BenchRow::gflops},
-    {"bw_share", &BenchRow::bw_share}, {"flop_share", &BenchRow::flop_share},
-    {"pairs_per_s", &BenchRow::pairs_per_s}, {"device_bytes", &BenchRow::device_bytes},
-    {"device_bytes_per_pair", &BenchRow::device_bytes_per_pair}};
+    {"grid", &BenchRow::grid},           {"note", &BenchRow::note}};
+const IntField kIntFields[] = {{"width", &BenchRow::width},
+                               {"height", &BenchRow::height},
+                               {"channels", &BenchRow::channels},
+                               {"threads", &BenchRow::threads},
+                               {"pixels_per_thread", &BenchRow::pixels_per_thread},
+                               {"warmup", &BenchRow::warmup},
+                               {"runs", &BenchRow::runs}};
+const RealField kRealFields[] = {{"median_ms", &BenchRow::median_ms},
+                                 {"min_ms", &BenchRow::min_ms},
+                                 {"max_ms", &BenchRow::max_ms},
+                                 {"spread_pct", &BenchRow::spread_pct},
+                                 {"bytes_moved", &BenchRow::bytes_moved},
+                                 {"flops", &BenchRow::flops},
+                                 {"bytes_in", &BenchRow::bytes_in},
+                                 {"bytes_out", &BenchRow::bytes_out},
+                                 {"h2d_pageable_ms", &BenchRow::h2d_pageable_ms},
+                                 {"d2h_pageable_ms", &BenchRow::d2h_pageable_ms},
+                                 {"h2d_pinned_ms", &BenchRow::h2d_pinned_ms},
+                                 {"d2h_pinned_ms", &BenchRow::d2h_pinned_ms},
+                                 {"total_pageable_ms", &BenchRow::total_pageable_ms},
+                                 {"total_pinned_ms", &BenchRow::total_pinned_ms},
+                                 {"cpu_1t_ms", &BenchRow::cpu_1t_ms},
+                                 {"cpu_all_ms", &BenchRow::cpu_all_ms},
+                                 {"speedup_vs_cpu_1t", &BenchRow::speedup_vs_cpu_1t},
+                                 {"speedup_vs_cpu_all", &BenchRow::speedup_vs_cpu_all},
+                                 {"gbps", &BenchRow::gbps},
+                                 {"gflops", &BenchRow::gflops},
+                                 {"bw_share", &BenchRow::bw_share},
+                                 {"flop_share", &BenchRow::flop_share},
+                                 {"pairs_per_s", &BenchRow::pairs_per_s},
+                                 {"device_bytes", &BenchRow::device_bytes},
+                                 {"device_bytes_per_pair", &BenchRow::device_bytes_per_pair}};
 
-json real_or_null(double v) { return present(v) ? json(v) : json(nullptr); }
+json real_or_null(double v) {
+  return present(v) ? json(v) : json(nullptr);
+}
 double real_from(const json& j, const char* key) {
   return j.contains(key) && j[key].is_number() ? j[key].get<double>() : kMissing;
 }
@@ -65,7 +88,9 @@ std::string csv_cell(const std::string& s) {
   return out + "\"";
 }
 
-double ratio(double num, double den) { return present(num) && present(den) && den > 0 ? num / den : kMissing; }
+double ratio(double num, double den) {
+  return present(num) && present(den) && den > 0 ? num / den : kMissing;
+}
 
 }  // namespace
 
@@ -81,7 +106,8 @@ void finalize_rows(BenchReport& report) {
   for (BenchRow& r : report.rows) {
     const Key k{r.group, r.case_name, r.width, r.height, r.channels};
     r.spread_pct = present(r.median_ms) && r.median_ms > 0 && present(r.max_ms) && present(r.min_ms)
-                       ? 100.0 * (r.max_ms - r.min_ms) / r.median_ms : kMissing;
+                       ? 100.0 * (r.max_ms - r.min_ms) / r.median_ms
+                       : kMissing;
     if (present(r.h2d_pageable_ms) && present(r.d2h_pageable_ms))
       r.total_pageable_ms = r.h2d_pageable_ms + r.median_ms + r.d2h_pageable_ms;
     if (present(r.h2d_pinned_ms) && present(r.d2h_pinned_ms))
@@ -91,13 +117,15 @@ void finalize_rows(BenchReport& report) {
     r.speedup_vs_cpu_1t = ratio(r.cpu_1t_ms, r.median_ms);
     r.speedup_vs_cpu_all = ratio(r.cpu_all_ms, r.median_ms);
     const double seconds = present(r.median_ms) ? r.median_ms * 1e-3 : kMissing;
-    r.gbps = present(r.bytes_moved) && r.bytes_moved > 0 ? ratio(r.bytes_moved * 1e-9, seconds) : kMissing;
+    r.gbps = present(r.bytes_moved) && r.bytes_moved > 0 ? ratio(r.bytes_moved * 1e-9, seconds)
+                                                         : kMissing;
     r.gflops = present(r.flops) && r.flops > 0 ? ratio(r.flops * 1e-9, seconds) : kMissing;
     // Shares are device figures: a CPU row's bytes per second say nothing about the GPU.
     const bool gpu_row = r.backend == "cuda";
     r.bw_share = gpu_row ? ratio(r.gbps, d.copy_bandwidth_gbps) : kMissing;
-    r.flop_share = gpu_row ? ratio(r.gflops, r.precision == "double" ? d.peak_fp64_gflops : d.peak_fp32_gflops)
-                           : kMissing;
+    r.flop_share =
+        gpu_row ? ratio(r.gflops, r.precision == "double" ? d.peak_fp64_gflops : d.peak_fp32_gflops)
+                : kMissing;
   }
 }
 
@@ -111,17 +139,26 @@ std::vector<std::string> row_field_names() {
 
 json to_json(const BenchReport& report) {
   const DeviceInfo& d = report.device;
-  json dev = {{"gpu", d.gpu}, {"name", d.name}, {"description", d.description}, {"driver", d.driver},
-              {"runtime", d.runtime}, {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
-              {"sm_count", d.sm_count}, {"sm_clock_mhz", real_or_null(d.sm_clock_mhz)},
-              {"mem_clock_mhz", real_or_null(d.mem_clock_mhz)}, {"bus_width_bits", d.bus_width_bits},
-              {"memory_bytes", real_or_null(d.memory_bytes)}, {"l2_bytes", real_or_null(d.l2_bytes)},
+  json dev = {{"gpu", d.gpu},
+              {"name", d.name},
+              {"description", d.description},
+              {"driver", d.driver},
+              {"runtime", d.runtime},
+              {"compute_capability", std::to_string(d.cc_major) + "." + std::to_string(d.cc_minor)},
+              {"sm_count", d.sm_count},
+              {"sm_clock_mhz", real_or_null(d.sm_clock_mhz)},
+              {"mem_clock_mhz", real_or_null(d.mem_clock_mhz)},
+              {"bus_width_bits", d.bus_width_bits},
+              {"memory_bytes", real_or_null(d.memory_bytes)},
+              {"l2_bytes", real_or_null(d.l2_bytes)},
               {"peak_bandwidth_gbps", real_or_null(d.peak_bandwidth_gbps)},
               {"copy_bandwidth_gbps", real_or_null(d.copy_bandwidth_gbps)},
-              {"fp32_lanes_per_sm", d.fp32_lanes}, {"fp64_lanes_per_sm", d.fp64_lanes},
+              {"fp32_lanes_per_sm", d.fp32_lanes},
+              {"fp64_lanes_per_sm", d.fp64_lanes},
               {"peak_fp32_gflops", real_or_null(d.peak_fp32_gflops)},
               {"peak_fp64_gflops", real_or_null(d.peak_fp64_gflops)},
-              {"cpu_name", d.cpu_name}, {"cpu_threads", d.cpu_threads}};
+              {"cpu_name", d.cpu_name},
+              {"cpu_threads", d.cpu_threads}};
   json rows = json::array();
   for (const BenchRow& r : report.rows) {
     json row = json::object();
@@ -130,13 +167,15 @@ json to_json(const BenchReport& report) {
     for (const auto& f : kRealFields) row[f.key] = real_or_null(r.*f.member);
     rows.push_back(std::move(row));
   }
-  return {{"format", report.format}, {"command", report.command}, {"started", report.started},
-          {"quick", report.quick}, {"elapsed_s", report.elapsed_s}, {"device", dev},
-          {"notes", report.notes}, {"rows", rows}};
+  return {{"format", report.format},       {"command", report.command},
+          {"started", report.started},     {"quick", report.quick},
+          {"elapsed_s", report.elapsed_s}, {"device", dev},
+          {"notes", report.notes},         {"rows", rows}};
 }
 
 BenchReport report_from_json(const json& j) {
-  if (!j.is_object() || text_from(j, "format") != "mad-bench/1" || !j.contains("rows") || !j["rows"].is_array())
+  if (!j.is_object() || text_from(j, "format") != "mad-bench/1" || !j.contains("rows") ||
+      !j["rows"].is_array())
     throw InputError("not a mad bench report (expected \"format\": \"mad-bench/1\" and \"rows\")");
   BenchReport report;
   report.command = text_from(j, "command");
@@ -144,7 +183,8 @@ BenchReport report_from_json(const json& j) {
   report.quick = j.value("quick", false);
   report.elapsed_s = real_from(j, "elapsed_s");
   if (j.contains("notes") && j["notes"].is_array())
-    for (const auto& n : j["notes"]) if (n.is_string()) report.notes.push_back(n.get<std::string>());
+    for (const auto& n : j["notes"])
+      if (n.is_string()) report.notes.push_back(n.get<std::string>());
   const json dj = j.value("device", json::object());
   DeviceInfo& d = report.device;
   d.gpu = dj.value("gpu", false);
@@ -195,12 +235,24 @@ std::string to_csv(const BenchReport& report) {
   char buf[64];
   for (const BenchRow& r : report.rows) {
     bool first = true;
-    auto sep = [&] { if (!first) out << ','; first = false; };
-    for (const auto& f : kTextFields) { sep(); out << csv_cell(r.*f.member); }
-    for (const auto& f : kIntFields) { sep(); out << r.*f.member; }
+    auto sep = [&] {
+      if (!first) out << ',';
+      first = false;
+    };
+    for (const auto& f : kTextFields) {
+      sep();
+      out << csv_cell(r.*f.member);
+    }
+    for (const auto& f : kIntFields) {
+      sep();
+      out << r.*f.member;
+    }
     for (const auto& f : kRealFields) {
       sep();
-      if (present(r.*f.member)) { std::snprintf(buf, sizeof buf, "%.9g", r.*f.member); out << buf; }
+      if (present(r.*f.member)) {
+        std::snprintf(buf, sizeof buf, "%.9g", r.*f.member);
+        out << buf;
+      }
     }
     out << '\n';
   }
@@ -211,10 +263,14 @@ std::string format_number(double v) {
   if (!present(v)) return "-";
   char buf[32];
   const double a = std::fabs(v);
-  if (a != 0 && (a >= 1e6 || a < 1e-3)) std::snprintf(buf, sizeof buf, "%.2e", v);
-  else if (a >= 100) std::snprintf(buf, sizeof buf, "%.0f", v);
-  else if (a >= 10) std::snprintf(buf, sizeof buf, "%.1f", v);
-  else std::snprintf(buf, sizeof buf, "%.3g", v);
+  if (a != 0 && (a >= 1e6 || a < 1e-3))
+    std::snprintf(buf, sizeof buf, "%.2e", v);
+  else if (a >= 100)
+    std::snprintf(buf, sizeof buf, "%.0f", v);
+  else if (a >= 10)
+    std::snprintf(buf, sizeof buf, "%.1f", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.3g", v);
   return buf;
 }
 

@@ -17,23 +17,25 @@
 namespace mad::cli::bench {
 
 inline constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
-inline bool present(double v) { return std::isfinite(v); }
+inline bool present(double v) {
+  return std::isfinite(v);
+}
 
 // One timed thing: a GPU variant or a CPU reference of one kernel, on one case, shape and
 // precision.
 struct BenchRow {
-  std::string group;         // "gray", "histogram", "a5", "pipeline", ... (bench_groups())
-  std::string case_name;     // what was timed within the group: "random", "w=15", "error", ...
-  std::string variant;       // registered variant name; "cpu-1t" / "cpu-all" for the CPU
-  std::string backend;       // "cuda" or "cpu"
-  std::string precision;     // "u8" (8-bit kernels), "double" or "float"
+  std::string group;      // "gray", "histogram", "a5", "pipeline", ... (bench_groups())
+  std::string case_name;  // what was timed within the group: "random", "w=15", "error", ...
+  std::string variant;    // registered variant name; "cpu-1t" / "cpu-all" for the CPU
+  std::string backend;    // "cuda" or "cpu"
+  std::string precision;  // "u8" (8-bit kernels), "double" or "float"
   int width = 0, height = 0;
   int channels = 1;
-  int threads = 0;           // CPU rows: worker threads; GPU rows: 0
-  std::string launch_shape;  // "1-D blocks", "2-D 32x8 blocks", "grid-stride", ... ("" unknown)
-  int pixels_per_thread = 0; // from the variant's launch shape (0 = not stated)
-  std::string grid;          // "dynamic" (sized to the image), "fixed" or ""
-  std::string note;          // the variant's note or the counting rule's caveat
+  int threads = 0;            // CPU rows: worker threads; GPU rows: 0
+  std::string launch_shape;   // "1-D blocks", "2-D 32x8 blocks", "grid-stride", ... ("" unknown)
+  int pixels_per_thread = 0;  // from the variant's launch shape (0 = not stated)
+  std::string grid;           // "dynamic" (sized to the image), "fixed" or ""
+  std::string note;           // the variant's note or the counting rule's caveat
   int warmup = 0, runs = 0;
   double median_ms = kMissing, min_ms = kMissing, max_ms = kMissing;
   double spread_pct = kMissing;  // 100 (max - min) / median
@@ -56,10 +58,10 @@ struct BenchRow {
 };
 
 struct DeviceInfo {
-  bool gpu = false;                  // a CUDA device was used
-  std::string name;                  // "NVIDIA H100 80GB HBM3"
-  std::string description;           // mad::gpu_device_description()
-  std::string driver, runtime;       // CUDA driver / runtime versions, "13.0"
+  bool gpu = false;             // a CUDA device was used
+  std::string name;             // "NVIDIA H100 80GB HBM3"
+  std::string description;      // mad::gpu_device_description()
+  std::string driver, runtime;  // CUDA driver / runtime versions, "13.0"
   int cc_major = 0, cc_minor = 0, sm_count = 0;
   double sm_clock_mhz = kMissing, mem_clock_mhz = kMissing;
   int bus_width_bits = 0;
@@ -75,8 +77,8 @@ struct DeviceInfo {
 
 struct BenchReport {
   std::string format = "mad-bench/1";
-  std::string command;    // the command line that produced it
-  std::string started;    // UTC, ISO 8601
+  std::string command;  // the command line that produced it
+  std::string started;  // UTC, ISO 8601
   bool quick = false;
   double elapsed_s = 0;
   DeviceInfo device;

@@ -38,7 +38,8 @@ BenchRow to_row(const PipelineBenchRow& p, int warmup) {
   } else {
     r.variant = p.mode;
     r.device_bytes = static_cast<double>(p.device_bytes);
-    r.device_bytes_per_pair = p.device_bytes_per_pair > 0 ? static_cast<double>(p.device_bytes_per_pair) : kMissing;
+    r.device_bytes_per_pair =
+        p.device_bytes_per_pair > 0 ? static_cast<double>(p.device_bytes_per_pair) : kMissing;
     r.note = p.mode == "single" ? "GpuScorer, one pair at a time: upload + both stages + read-back"
                                 : "BatchScorer, overlapped slots; time per pair over a batch";
   }

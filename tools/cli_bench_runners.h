@@ -9,8 +9,9 @@
 // memory than the L2 holds. CPU: on one thread and on all threads (mad::set_thread_count),
 // timed calls until `cpu_max_runs` calls or `cpu_budget_s` seconds (at least one), after one
 // warm-up call before the one-thread runs (which warm the all-threads runs in turn; a first
-// call longer than the budget is kept as a timed run rather than repeated). Transfers: cudaMemcpy of the row's input (host to device) and
-// output (device to host) from pageable and from pinned memory, timed with events.
+// call longer than the budget is kept as a timed run rather than repeated). Transfers: cudaMemcpy
+// of the row's input (host to device) and output (device to host) from pageable and from pinned
+// memory, timed with events.
 #pragma once
 
 #include <functional>
@@ -25,8 +26,8 @@ namespace mad::cli::bench {
 // Every group, in the order they run and are reported.
 inline const std::vector<std::string>& bench_groups() {
   static const std::vector<std::string> groups = {
-      "gray", "darken", "histogram", "smooth", "nick", "detection", "a5",
-      "csf", "fft", "log_gabor", "appearance", "combine", "pipeline"};
+      "gray", "darken", "histogram", "smooth",     "nick",    "detection", "a5",
+      "csf",  "fft",    "log_gabor", "appearance", "combine", "pipeline"};
   return groups;
 }
 
@@ -39,12 +40,12 @@ struct BenchConfig {
   std::vector<Size> sizes;          // --sizes: replaces every group's default sizes
   std::vector<std::string> precisions = {"double", "float"};  // of the MAD stages
   int gpu_warmup = 3;
-  int gpu_runs = 21;       // timed GPU runs per measurement (--repeat)
-  int cpu_max_runs = 10;   // CPU: at most this many timed calls ...
+  int gpu_runs = 21;          // timed GPU runs per measurement (--repeat)
+  int cpu_max_runs = 10;      // CPU: at most this many timed calls ...
   double cpu_budget_s = 0.5;  // ... or until this much time was spent (at least one call)
   int transfer_runs = 5;
   bool quick = false;
-  bool gpu = false;        // CUDA compiled in and a device present
+  bool gpu = false;  // CUDA compiled in and a device present
 
   bool wants(const std::string& group) const;
   bool wants_precision(const std::string& precision) const;
@@ -62,8 +63,8 @@ BenchConfig default_config(bool quick);
 // Parses "512x384,1080x800" (InvalidArgument naming the bad item).
 std::vector<Size> parse_sizes(const std::string& list);
 // Parses a comma list against `allowed` ("all" selects every one); InvalidArgument otherwise.
-std::vector<std::string> parse_list(const std::string& list, const std::vector<std::string>& allowed,
-                                    const char* what);
+std::vector<std::string> parse_list(const std::string& list,
+                                    const std::vector<std::string>& allowed, const char* what);
 
 struct Timing {
   int warmup = 0, runs = 0;
@@ -101,7 +102,9 @@ struct BenchContext {
 
   // Appends `row`; GPU rows with bytes_in get their transfer times.
   void add(BenchRow row);
-  void say(const std::string& line) const { if (progress) progress(line); }
+  void say(const std::string& line) const {
+    if (progress) progress(line);
+  }
   // Runs `fn`; an exception (a variant that fails, a device out of memory) becomes a note and
   // the run goes on with the next measurement.
   void guarded(const std::string& what, const std::function<void()>& fn);
@@ -126,10 +129,12 @@ void run_combine_group(BenchContext& ctx);
 void run_pipeline_group(BenchContext& ctx);
 
 // GPU halves of the spectral and appearance groups (cli_bench_gpu_stages.cpp; CUDA builds).
-void gpu_spectral_rows(BenchContext& ctx, const std::string& group, Size size, const std::string& precision);
+void gpu_spectral_rows(BenchContext& ctx, const std::string& group, Size size,
+                       const std::string& precision);
 void gpu_appearance_rows(BenchContext& ctx, Size size, const std::string& precision);
 
 // Runs every selected group and returns the finished report (rows finalized).
-BenchReport run_bench(const BenchConfig& config, const std::function<void(const std::string&)>& progress);
+BenchReport run_bench(const BenchConfig& config,
+                      const std::function<void(const std::string&)>& progress);
 
 }  // namespace mad::cli::bench

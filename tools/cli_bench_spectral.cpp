@@ -54,7 +54,9 @@ void cpu_fft_rows(BenchContext& ctx, Size s, ImageView<const double> image) {
   std::vector<Complex> in(4 * bins, Complex(1.0, 0.5)), res(4 * bins);
   BenchRow c2c = spectral_row("fft", "c2c_inverse_x4", s);
   c2c.flops = 4 * 5 * n * std::log2(n), c2c.bytes_moved = 4 * 2 * n * 16;
-  ctx.add_cpu_rows(c2c, [&] { parallel_for(4, [&](int k) { fft.inverse(in.data() + k * bins, res.data() + k * bins); }); });
+  ctx.add_cpu_rows(c2c, [&] {
+    parallel_for(4, [&](int k) { fft.inverse(in.data() + k * bins, res.data() + k * bins); });
+  });
 }
 
 void cpu_csf_rows(BenchContext& ctx, Size s, ImageView<const double> image) {
@@ -83,8 +85,9 @@ void cpu_log_gabor_rows(BenchContext& ctx, Size s, ImageView<const double> image
   ctx.add_cpu_rows(apply, [&] {
     parallel_for(appearance::kSubbands, [&](int i) {
       appearance::SubbandScratch scratch(static_cast<std::size_t>(n));
-      appearance::subband_magnitude_cpu(fft, bank, i / appearance::kOrientations, i % appearance::kOrientations,
-                                        spectrum.data(), scratch, mags[i].view());
+      appearance::subband_magnitude_cpu(fft, bank, i / appearance::kOrientations,
+                                        i % appearance::kOrientations, spectrum.data(), scratch,
+                                        mags[i].view());
     });
   });
 }
@@ -123,8 +126,10 @@ void run_appearance_group(BenchContext& ctx) {
       const BenchPair pair = make_bench_pair(s.width, s.height, 61);
       const ImageView<const double> ref = pair.ref.pixels.cview(), dst = pair.dst.pixels.cview();
       const appearance::AppearanceCpu stage(s.width, s.height);
-      ctx.add_cpu_rows(spectral_row("appearance", "analyse_one", s), [&] { (void)stage.analyse(ref); });
-      ctx.add_cpu_rows(spectral_row("appearance", "pair", s), [&] { (void)stage.run(ref, dst, false); });
+      ctx.add_cpu_rows(spectral_row("appearance", "analyse_one", s),
+                       [&] { (void)stage.analyse(ref); });
+      ctx.add_cpu_rows(spectral_row("appearance", "pair", s),
+                       [&] { (void)stage.run(ref, dst, false); });
     });
   }
 }

@@ -33,7 +33,8 @@
 namespace mad::cli::bench {
 namespace {
 
-BenchRow stage_row(const std::string& group, const std::string& case_name, Size s, const std::string& precision) {
+BenchRow stage_row(const std::string& group, const std::string& case_name, Size s,
+                   const std::string& precision) {
   BenchRow r;
   r.group = group;
   r.case_name = case_name;
@@ -48,7 +49,8 @@ void gpu_detection_rows(BenchContext& ctx, Size s, const std::string& precision)
   detection::DetBenchOptions o;
   o.width = s.width;
   o.height = s.height;
-  o.precision = precision == "float" ? detection::GpuPrecision::kFloat : detection::GpuPrecision::kDouble;
+  o.precision =
+      precision == "float" ? detection::GpuPrecision::kFloat : detection::GpuPrecision::kDouble;
   o.warmup = ctx.config.gpu_warmup;
   o.repetitions = ctx.config.gpu_runs;
   std::map<std::string, detection::DetBenchTiming> t;
@@ -64,7 +66,8 @@ void gpu_detection_rows(BenchContext& ctx, Size s, const std::string& precision)
     r.warmup = o.warmup;
     r.runs = parts[0]->repetitions;
     r.median_ms = r.min_ms = r.max_ms = 0;  // a sum of parts is the sum of their statistics
-    for (const auto* p : parts) r.median_ms += p->median_ms, r.min_ms += p->min_ms, r.max_ms += p->max_ms;
+    for (const auto* p : parts)
+      r.median_ms += p->median_ms, r.min_ms += p->min_ms, r.max_ms += p->max_ms;
     return r;
   };
   for (const auto& v : detection::detection_stats_variants()) {
@@ -75,16 +78,21 @@ void gpu_detection_rows(BenchContext& ctx, Size s, const std::string& precision)
     a.bytes_in = n * real, a.bytes_out = 2 * blocks * real, a.flops = 512 * blocks;
     a.bytes_moved = a.bytes_in + a.bytes_out;
     BenchRow b = row("block_stats_error", v.name, note, {&err});
-    b.bytes_in = 2 * n * real + 2 * blocks * real, b.bytes_out = 2 * blocks * real, b.flops = 1536 * blocks;
+    b.bytes_in = 2 * n * real + 2 * blocks * real, b.bytes_out = 2 * blocks * real,
+    b.flops = 1536 * blocks;
     b.bytes_moved = b.bytes_in + b.bytes_out;
-    BenchRow both = row("block_stats", v.name, note + " [reference + error launches]", {&ref, &err});
-    both.bytes_in = 2 * n * real, both.bytes_out = 4 * blocks * real, both.flops = a.flops + b.flops;
+    BenchRow both =
+        row("block_stats", v.name, note + " [reference + error launches]", {&ref, &err});
+    both.bytes_in = 2 * n * real, both.bytes_out = 4 * blocks * real,
+    both.flops = a.flops + b.flops;
     both.bytes_moved = a.bytes_moved + b.bytes_moved;
     for (BenchRow* r : {&a, &b, &both}) ctx.add(std::move(*r));
   }
-  const std::string stage_note = "default variants, one pair; prepare_reference once per reference (spec §11)";
+  const std::string stage_note =
+      "default variants, one pair; prepare_reference once per reference (spec §11)";
   for (const char* part : {"prepare_reference", "run_distorted", "run_distorted+map"}) {
-    BenchRow r = row(std::string("stage_") + part, "stage", stage_note, {&t.at(std::string("stage/") + part)});
+    BenchRow r = row(std::string("stage_") + part, "stage", stage_note,
+                     {&t.at(std::string("stage/") + part)});
     ctx.add(std::move(r));
   }
   BenchRow pair = row("stage", "stage", "prepare_reference + run_distorted+map",
@@ -102,23 +110,27 @@ void run_detection_group(BenchContext& ctx) {
 #ifdef MAD_HAVE_CUDA
     if (ctx.config.gpu)
       for (const std::string& p : ctx.config.precisions)
-        ctx.guarded("detection " + p + " " + format_size(s.width, s.height), [&] { gpu_detection_rows(ctx, s, p); });
+        ctx.guarded("detection " + p + " " + format_size(s.width, s.height),
+                    [&] { gpu_detection_rows(ctx, s, p); });
 #endif
     ctx.guarded("detection cpu " + format_size(s.width, s.height), [&] {
       const BenchPair pair = make_bench_pair(s.width, s.height, 31);
       const ImageView<const double> ref = pair.ref.pixels.cview(), dst = pair.dst.pixels.cview();
-      Image<double> lum(s.width, s.height), csf_ref(s.width, s.height), csf_dst(s.width, s.height), err(s.width, s.height);
+      Image<double> lum(s.width, s.height), csf_ref(s.width, s.height), csf_dst(s.width, s.height),
+          err(s.width, s.height);
       const auto csf = detection::shared_csf_filter_cpu(s.width, s.height);
       detection::luminance_cpu(ref, true, lum.view());
       csf->apply(lum.cview(), csf_ref.view());
       detection::luminance_cpu(dst, true, lum.view());
       csf->apply(lum.cview(), csf_dst.view());
       detection::error_image_cpu(csf_ref.cview(), csf_dst.cview(), err.view());
-      const double blocks = static_cast<double>(BlockGrid(s.width, s.height).count()), n = double(s.width) * s.height;
+      const double blocks = static_cast<double>(BlockGrid(s.width, s.height).count()),
+                   n = double(s.width) * s.height;
       BenchRow stats = stage_row("detection", "block_stats", s, "double");
       stats.flops = 2048 * blocks;
       stats.bytes_moved = (3 * n + 6 * blocks) * 8;  // as the GPU's two launches count it
-      ctx.add_cpu_rows(stats, [&] { (void)detection::detection_block_stats_cpu(csf_ref.cview(), err.cview()); });
+      ctx.add_cpu_rows(
+          stats, [&] { (void)detection::detection_block_stats_cpu(csf_ref.cview(), err.cview()); });
       ctx.add_cpu_rows(stage_row("detection", "stage", s, "double"),
                        [&] { (void)detection::detect_cpu(ref, dst, true, true); });
     });
@@ -135,19 +147,23 @@ void run_a5_group(BenchContext& ctx) {
       const CpuFft2d fft(s.width, s.height);
       const appearance::LogGaborBankCpu bank(s.width, s.height);
       std::vector<std::vector<Complex>> spectra(2, std::vector<Complex>(n));
-      parallel_for(2, [&](int k) { fft.forward_real((k ? pair.dst : pair.ref).pixels.cview(), spectra[k].data()); });
+      parallel_for(2, [&](int k) {
+        fft.forward_real((k ? pair.dst : pair.ref).pixels.cview(), spectra[k].data());
+      });
       std::vector<Image<double>> mags(2 * appearance::kSubbands);
       parallel_for(static_cast<int>(mags.size()), [&](int i) {
         appearance::SubbandScratch scratch(n);
         const int sub = i % appearance::kSubbands;
         mags[i] = Image<double>(s.width, s.height);
-        appearance::subband_magnitude_cpu(fft, bank, sub / appearance::kOrientations, sub % appearance::kOrientations,
-                                          spectra[i / appearance::kSubbands].data(), scratch, mags[i].view());
+        appearance::subband_magnitude_cpu(
+            fft, bank, sub / appearance::kOrientations, sub % appearance::kOrientations,
+            spectra[i / appearance::kSubbands].data(), scratch, mags[i].view());
       });
       std::vector<ImageView<const double>> views;
       for (const auto& m : mags) views.push_back(m.cview());
       const BlockGrid grid(s.width, s.height);
-      const double blocks = static_cast<double>(grid.count()), count = static_cast<double>(views.size());
+      const double blocks = static_cast<double>(grid.count()),
+                   count = static_cast<double>(views.size());
       auto base = [&](const std::string& precision) {
         const double real = precision == "float" ? 4 : 8;
         BenchRow r = stage_row("a5", "40_subbands", s, precision);
@@ -170,7 +186,8 @@ void run_a5_group(BenchContext& ctx) {
             r.variant = res.variant;
             for (const auto& info : appearance::kA5Variants)
               if (res.variant == info.name)
-                r.note = (res.variant == appearance::kA5DefaultVariant ? "(default) " : "") + std::string(info.note);
+                r.note = (res.variant == appearance::kA5DefaultVariant ? "(default) " : "") +
+                         std::string(info.note);
             r.warmup = o.warmup_runs;
             r.runs = res.runs;
             r.median_ms = res.median_ms, r.min_ms = res.min_ms, r.max_ms = res.max_ms;
@@ -183,7 +200,8 @@ void run_a5_group(BenchContext& ctx) {
       ctx.add_cpu_rows(base("double"), [&] {
         parallel_for(static_cast<int>(views.size()), [&](int i) {
           double* std_plane = out.data() + i * plane;
-          appearance::subband_block_stats_cpu(views[i], grid, std_plane, std_plane + views.size() * plane,
+          appearance::subband_block_stats_cpu(views[i], grid, std_plane,
+                                              std_plane + views.size() * plane,
                                               std_plane + 2 * views.size() * plane);
         });
       });
@@ -201,7 +219,8 @@ void run_combine_group(BenchContext& ctx) {
   const std::size_t first = ctx.rows.size();
   ctx.add_cpu_rows(r, [&] {
     double acc = 0;
-    for (int i = 0; i < calls; ++i) acc += combine(1e-3 * (i % 977 + 1), 1e-2 * (i % 613 + 1), MadVersion::V2011).mad;
+    for (int i = 0; i < calls; ++i)
+      acc += combine(1e-3 * (i % 977 + 1), 1e-2 * (i % 613 + 1), MadVersion::V2011).mad;
     sink = sink + acc;
   });
   for (std::size_t i = first; i < ctx.rows.size(); ++i) {

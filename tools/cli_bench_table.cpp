@@ -15,17 +15,27 @@ struct Column {
   std::function<std::string(const BenchRow&)> cell;
 };
 
-std::string num(double v) { return format_number(v); }
-std::string share(double v) { return present(v) ? format_number(100 * v) : "-"; }
+std::string num(double v) {
+  return format_number(v);
+}
+std::string share(double v) {
+  return present(v) ? format_number(100 * v) : "-";
+}
 
 const std::vector<Column>& columns() {
   static const std::vector<Column> cols = {
       {"case", true, [](const BenchRow& r) { return r.case_name; }},
       {"size", true, [](const BenchRow& r) { return format_size(r.width, r.height); }},
-      {"ch", true, [](const BenchRow& r) { return r.channels == 1 ? std::string("-") : std::to_string(r.channels); }},
+      {"ch", true,
+       [](const BenchRow& r) {
+         return r.channels == 1 ? std::string("-") : std::to_string(r.channels);
+       }},
       {"prec", true, [](const BenchRow& r) { return r.precision; }},
       {"variant", true, [](const BenchRow& r) { return r.variant; }},
-      {"launch shape", true, [](const BenchRow& r) { return r.launch_shape.empty() ? std::string("-") : r.launch_shape; }},
+      {"launch shape", true,
+       [](const BenchRow& r) {
+         return r.launch_shape.empty() ? std::string("-") : r.launch_shape;
+       }},
       {"ms", false, [](const BenchRow& r) { return num(r.median_ms); }},
       {"spread%", false, [](const BenchRow& r) { return num(r.spread_pct); }},
       {"runs", false, [](const BenchRow& r) { return std::to_string(r.runs); }},
@@ -40,7 +50,8 @@ const std::vector<Column>& columns() {
       {"GFLOP/s", false, [](const BenchRow& r) { return num(r.gflops); }},
       {"%peak", false, [](const BenchRow& r) { return share(r.flop_share); }},
       {"pairs/s", false, [](const BenchRow& r) { return num(r.pairs_per_s); }},
-      {"MiB/pair", false, [](const BenchRow& r) { return num(r.device_bytes_per_pair / 1048576.0); }},
+      {"MiB/pair", false,
+       [](const BenchRow& r) { return num(r.device_bytes_per_pair / 1048576.0); }},
   };
   return cols;
 }
@@ -69,18 +80,22 @@ std::vector<std::string> device_lines(const BenchReport& report) {
   const DeviceInfo& d = report.device;
   std::vector<std::string> lines;
   if (d.gpu) {
-    lines.push_back("device: " + d.name + " (sm_" + std::to_string(d.cc_major) + std::to_string(d.cc_minor) + ", " +
-                    std::to_string(d.sm_count) + " SMs, " + num(d.memory_bytes / 1073741824.0) + " GiB, L2 " +
-                    num(d.l2_bytes / 1048576.0) + " MiB)");
-    lines.push_back("driver: CUDA " + d.driver + ", runtime " + d.runtime + "; clocks: SM " + num(d.sm_clock_mhz) +
-                    " MHz, memory " + num(d.mem_clock_mhz) + " MHz, bus " + std::to_string(d.bus_width_bits) + " bit");
+    lines.push_back("device: " + d.name + " (sm_" + std::to_string(d.cc_major) +
+                    std::to_string(d.cc_minor) + ", " + std::to_string(d.sm_count) + " SMs, " +
+                    num(d.memory_bytes / 1073741824.0) + " GiB, L2 " + num(d.l2_bytes / 1048576.0) +
+                    " MiB)");
+    lines.push_back("driver: CUDA " + d.driver + ", runtime " + d.runtime + "; clocks: SM " +
+                    num(d.sm_clock_mhz) + " MHz, memory " + num(d.mem_clock_mhz) + " MHz, bus " +
+                    std::to_string(d.bus_width_bits) + " bit");
     lines.push_back("copy bandwidth (measured, D2D, read + write): " + num(d.copy_bandwidth_gbps) +
                     " GB/s; theoretical DRAM: " + num(d.peak_bandwidth_gbps) + " GB/s");
-    lines.push_back("peak FLOP rate (estimate: SMs x clock x lanes x 2): FP64 " + num(d.peak_fp64_gflops) +
-                    " GFLOP/s (" + std::to_string(d.fp64_lanes) + " lanes/SM), FP32 " + num(d.peak_fp32_gflops) +
-                    " GFLOP/s (" + std::to_string(d.fp32_lanes) + " lanes/SM)");
+    lines.push_back("peak FLOP rate (estimate: SMs x clock x lanes x 2): FP64 " +
+                    num(d.peak_fp64_gflops) + " GFLOP/s (" + std::to_string(d.fp64_lanes) +
+                    " lanes/SM), FP32 " + num(d.peak_fp32_gflops) + " GFLOP/s (" +
+                    std::to_string(d.fp32_lanes) + " lanes/SM)");
   } else {
-    lines.push_back("device: no CUDA device used (none present or a CPU-only build): CPU columns only");
+    lines.push_back(
+        "device: no CUDA device used (none present or a CPU-only build): CPU columns only");
   }
   lines.push_back("host: " + (d.cpu_name.empty() ? std::string("unknown CPU") : d.cpu_name) + ", " +
                   std::to_string(d.cpu_threads) + " threads");
@@ -103,7 +118,9 @@ std::string format_table(const BenchReport& report) {
       for (std::size_t c = 0; c < cols.size(); ++c) {
         const std::string t = text(c);
         const bool left = cols[c]->text;
-        out << (c ? "  " : "") << (left ? t + std::string(width[c] - t.size(), ' ') : std::string(width[c] - t.size(), ' ') + t);
+        out << (c ? "  " : "")
+            << (left ? t + std::string(width[c] - t.size(), ' ')
+                     : std::string(width[c] - t.size(), ' ') + t);
       }
       out << '\n';
     };
@@ -118,16 +135,22 @@ std::string format_table(const BenchReport& report) {
 
 std::string format_markdown(const BenchReport& report) {
   std::ostringstream out;
-  out << "# mad bench results\n\nGenerated by `" << report.command << "` (started " << report.started << ", "
-      << num(report.elapsed_s) << " s" << (report.quick ? ", --quick" : "") << ").\n\n## Device\n\n";
+  out << "# mad bench results\n\nGenerated by `" << report.command << "` (started "
+      << report.started << ", " << num(report.elapsed_s) << " s"
+      << (report.quick ? ", --quick" : "") << ").\n\n## Device\n\n";
   for (const std::string& line : device_lines(report)) out << "- " << line << '\n';
   out << "\n## Goal figures\n\n";
   for (const std::string& line : goal_summary(report)) out << "- " << line << '\n';
-  out << "\n## Method\n\nGPU times are CUDA-event medians after warm-up (`runs` timed runs; spread = (max - min) / "
-         "median); the preprocessing kernels rotate input copies through more than the L2. CPU references run on one "
-         "thread (`cpu-1t`) and on all threads (`cpu-all`); `x cpu1` / `x cpuN` are speedups over them. Transfers "
-         "(`h2d`/`d2h`, pinned and pageable) move one run's input and output; `total` = h2d + kernel + d2h. Bytes and "
-         "FLOPs follow the counting rules in the comments of `tools/cli_bench_*.cpp`; `%copyBW` is against the "
+  out << "\n## Method\n\nGPU times are CUDA-event medians after warm-up (`runs` timed runs; spread "
+         "= (max - min) / "
+         "median); the preprocessing kernels rotate input copies through more than the L2. CPU "
+         "references run on one "
+         "thread (`cpu-1t`) and on all threads (`cpu-all`); `x cpu1` / `x cpuN` are speedups over "
+         "them. Transfers "
+         "(`h2d`/`d2h`, pinned and pageable) move one run's input and output; `total` = h2d + "
+         "kernel + d2h. Bytes and "
+         "FLOPs follow the counting rules in the comments of `tools/cli_bench_*.cpp`; `%copyBW` is "
+         "against the "
          "copy bandwidth measured in the same run, `%peak` against the estimated peak FLOP rate.\n";
   for (const std::string& group : groups_in(report)) {
     const auto rows = rows_of(report, group);

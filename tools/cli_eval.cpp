@@ -36,7 +36,8 @@ int make_synthetic(const EvalArgs& a) {
   const std::size_t pairs = datasets::write_synthetic_kadid(a.dir, spec, [](int done, int total) {
     std::fprintf(stderr, "\rmad eval: writing references %d/%d", done, total);
   });
-  std::fprintf(stderr, "\nmad eval: wrote %zu pairs (%dx%d, KADID-10k layout, invented scores) to %s\n",
+  std::fprintf(stderr,
+               "\nmad eval: wrote %zu pairs (%dx%d, KADID-10k layout, invented scores) to %s\n",
                pairs, spec.width, spec.height, a.dir.c_str());
   return kExitOk;
 }
@@ -80,37 +81,52 @@ int run(const EvalArgs& a) {
 Subcommand add_eval_command(CLI::App& root) {
   auto a = std::make_shared<EvalArgs>();
   CLI::App* cmd = root.add_subcommand(
-      "eval", "Score an IQA dataset in its published layout (TID2013/2008, KADID-10k, CSIQ, LIVE, "
-              "or a CSV manifest) and report SROCC, KROCC, PLCC and RMSE with bootstrap intervals");
+      "eval",
+      "Score an IQA dataset in its published layout (TID2013/2008, KADID-10k, CSIQ, LIVE, "
+      "or a CSV manifest) and report SROCC, KROCC, PLCC and RMSE with bootstrap intervals");
   cmd->add_option("DIR", a->dir, "Dataset folder as published")->required();
   cmd->add_option("--dataset", a->dataset,
-                  "auto | tid2013 | tid2008 | kadid10k | csiq | live | csv")->capture_default_str();
+                  "auto | tid2013 | tid2008 | kadid10k | csiq | live | csv")
+      ->capture_default_str();
   cmd->add_option("--manifest", a->manifest,
                   "CSV manifest (ref,dist,score[,type,level]; relative to DIR) for --dataset csv, "
                   "or CSIQ's DMOS sheet exported as CSV (image,dst_type,dst_lev,dmos)");
-  cmd->add_flag("--higher-is-better", a->higher_better, "Manifest scores are MOS-like (higher = better quality)");
-  cmd->add_flag("--lower-is-better", a->lower_better, "Manifest scores are DMOS-like (higher = worse quality)");
+  cmd->add_flag("--higher-is-better", a->higher_better,
+                "Manifest scores are MOS-like (higher = better quality)");
+  cmd->add_flag("--lower-is-better", a->lower_better,
+                "Manifest scores are DMOS-like (higher = worse quality)");
   cmd->add_option("--out", a->out, "Results CSV, one flushed row per pair")->capture_default_str();
-  cmd->add_flag("--resume", a->resume, "Skip the pairs already scored in --out (failed ones are retried)");
+  cmd->add_flag("--resume", a->resume,
+                "Skip the pairs already scored in --out (failed ones are retried)");
   cmd->add_flag("--force", a->force, "Replace an existing --out instead of refusing");
-  cmd->add_option("--json", a->json, "Write the summary (statistics, settings, timing, missing images) as JSON");
-  cmd->add_option("--html", a->html, "Write a self-contained HTML report (scatter with the fitted curve, per-type table)");
+  cmd->add_option("--json", a->json,
+                  "Write the summary (statistics, settings, timing, missing images) as JSON");
+  cmd->add_option(
+      "--html", a->html,
+      "Write a self-contained HTML report (scatter with the fitted curve, per-type table)");
   cmd->add_option("--mad-version", a->version, "2011 | 2010")->capture_default_str();
   cmd->add_option("--backend", a->backend, "auto | cpu | cuda")->capture_default_str();
-  cmd->add_option("--precision", a->precision, "GPU arithmetic: double | float")->capture_default_str();
+  cmd->add_option("--precision", a->precision, "GPU arithmetic: double | float")
+      ->capture_default_str();
   cmd->add_option("--input-class", a->input_class, "auto | uint8 | double")->capture_default_str();
   cmd->add_option("--a5", a->a5, "GPU A5 variant (see mad score --list-variants)");
-  cmd->add_option("--gpus", a->gpus, "CUDA workers, one per GPU (0 = every visible GPU)")->capture_default_str();
+  cmd->add_option("--gpus", a->gpus, "CUDA workers, one per GPU (0 = every visible GPU)")
+      ->capture_default_str();
   cmd->add_option("--cpu-workers", a->cpu_workers,
-                  "CPU backend: pairs scored side by side (each also uses --threads)")->capture_default_str();
+                  "CPU backend: pairs scored side by side (each also uses --threads)")
+      ->capture_default_str();
   cmd->add_option("--limit", a->limit, "Score at most N new pairs (then --resume continues)");
   cmd->add_option("--threads", a->threads, "CPU threads (default: all cores)");
-  cmd->add_option("--bootstrap", a->resamples, "Bootstrap resamples (by reference image)")->capture_default_str();
+  cmd->add_option("--bootstrap", a->resamples, "Bootstrap resamples (by reference image)")
+      ->capture_default_str();
   cmd->add_option("--seed", a->seed, "Bootstrap seed")->capture_default_str();
   cmd->add_flag("--make-synthetic", a->make_synthetic,
                 "Write a synthetic dataset (KADID-10k layout, invented scores) into DIR and exit");
-  cmd->add_option("--synthetic-refs", a->synthetic_refs, "References of --make-synthetic (x25 pairs each)")->capture_default_str();
-  cmd->add_option("--synthetic-size", a->synthetic_size, "Image size of --make-synthetic, WxH")->capture_default_str();
+  cmd->add_option("--synthetic-refs", a->synthetic_refs,
+                  "References of --make-synthetic (x25 pairs each)")
+      ->capture_default_str();
+  cmd->add_option("--synthetic-size", a->synthetic_size, "Image size of --make-synthetic, WxH")
+      ->capture_default_str();
   return {cmd, [a] { return run(*a); }};
 }
 

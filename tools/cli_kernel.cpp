@@ -45,8 +45,9 @@ int run_kernel_command(const KernelCliState& state) {
     std::fprintf(stderr, "mad: note: %s: %s\n", request.input.c_str(), note.c_str());
 
   if (out.histogram && !request.output.empty())
-    write_text(request.output, kernels::format_histogram(
-                                   *out.histogram, kernels::histogram_format_for_path(request.output)));
+    write_text(request.output,
+               kernels::format_histogram(*out.histogram,
+                                         kernels::histogram_format_for_path(request.output)));
   else if (out.histogram && !state.json)
     std::cout << kernels::format_histogram(*out.histogram, kernels::HistogramFormat::Text);
   if (!out.histogram) save_png8(request.output, out.image);
@@ -63,7 +64,8 @@ int run_kernel_command(const KernelCliState& state) {
     j["variant"] = out.variant;
     j["seconds"] = out.seconds;
     j["notes"] = out.notes;
-    if (out.kind == kernels::KernelKind::Nick) j["nick"] = {{"window", request.nick.window}, {"k", request.nick.k}};
+    if (out.kind == kernels::KernelKind::Nick)
+      j["nick"] = {{"window", request.nick.window}, {"k", request.nick.k}};
     if (out.histogram) j["histogram"] = *out.histogram;
     std::cout << j.dump() << '\n';
   }
@@ -74,14 +76,17 @@ int run_kernel_command(const KernelCliState& state) {
 
 Subcommand add_kernel_command(CLI::App& root) {
   auto state = std::make_shared<KernelCliState>();
-  CLI::App* cmd = root.add_subcommand("kernel", "Run one preprocessing kernel on an image (CPU reference or a CUDA variant)");
+  CLI::App* cmd = root.add_subcommand(
+      "kernel", "Run one preprocessing kernel on an image (CPU reference or a CUDA variant)");
   cmd->add_option("KERNEL", state->args.kernel, "gray | darken | histogram | smooth | nick");
   cmd->add_option("IN", state->args.input, "Input image (PNG, JPEG, TIFF, BMP, PGM/PPM; 8-bit)");
   cmd->add_option("OUT", state->args.output,
                   "Output PNG (required for image kernels); histogram: .csv, .json or text file "
                   "(default: text on standard output)");
-  cmd->add_option("--variant", state->args.variant, "CUDA variant (see --list-variants; default: the kernel's default)");
-  CLI::Option* window = cmd->add_option("--window", state->window, "nick: window size w in [2, 101] (default 15)");
+  cmd->add_option("--variant", state->args.variant,
+                  "CUDA variant (see --list-variants; default: the kernel's default)");
+  CLI::Option* window =
+      cmd->add_option("--window", state->window, "nick: window size w in [2, 101] (default 15)");
   CLI::Option* k = cmd->add_option("--k", state->k, "nick: k in [-0.2, -0.01] (default -0.1)");
   cmd->add_option("--backend", state->args.backend, "auto | cpu | cuda")->capture_default_str();
   cmd->add_flag("--json", state->json, "Print one JSON object describing the run");

@@ -47,7 +47,8 @@ ScoreOptions make_options(const ScoreArgs& a) {
 }
 
 void print_notes(const std::string& path, const GrayImage& img) {
-  for (const auto& n : img.notes) std::fprintf(stderr, "mad: note: %s: %s\n", path.c_str(), n.c_str());
+  for (const auto& n : img.notes)
+    std::fprintf(stderr, "mad: note: %s: %s\n", path.c_str(), n.c_str());
 }
 
 nlohmann::json write_maps(const std::string& dir, const ScoreResult& r) {
@@ -55,8 +56,10 @@ nlohmann::json write_maps(const std::string& dir, const ScoreResult& r) {
   std::filesystem::create_directories(dir, ec);
   if (ec) throw InputError("cannot create maps folder '" + dir + "': " + ec.message());
   nlohmann::json j;
-  const struct { const char* name; const Image<double>* map; } maps[] = {
-      {"map_hi", &r.map_hi}, {"map_lo", &r.map_lo}};
+  const struct {
+    const char* name;
+    const Image<double>* map;
+  } maps[] = {{"map_hi", &r.map_hi}, {"map_lo", &r.map_lo}};
   for (const auto& m : maps) {
     const std::string base = (std::filesystem::path(dir) / m.name).string();
     const double scale = save_png16_scaled(base + ".png", m.map->cview());
@@ -127,9 +130,10 @@ int run_pairs(const ScoreArgs& a) {
         progress.clear();
         std::fprintf(stderr, "mad: line %d: %s\n", row.line, f.error.c_str());
       }
-      *out << datasets::join_csv(result_csv_row(row.ref, row.dist, f.ok ? &f.result : nullptr,
-                                                f.error))
-           << "\n" << std::flush;
+      *out << datasets::join_csv(
+                  result_csv_row(row.ref, row.dist, f.ok ? &f.result : nullptr, f.error))
+           << "\n"
+           << std::flush;
       progress.tick(!f.ok);
     }
   };
@@ -152,19 +156,34 @@ int run_pairs(const ScoreArgs& a) {
 
 Subcommand add_score_command(CLI::App& root) {
   auto args = std::make_shared<ScoreArgs>();
-  CLI::App* cmd = root.add_subcommand("score", "Score a (reference, distorted) pair or a list of pairs");
+  CLI::App* cmd =
+      root.add_subcommand("score", "Score a (reference, distorted) pair or a list of pairs");
   cmd->add_option("REF", args->ref, "Reference image (PNG, JPEG, BMP, TIFF, PGM/PPM)");
   cmd->add_option("DIST", args->dist, "Distorted image");
-  cmd->add_option("--pairs", args->pairs, "CSV list of pairs (columns ref,dist; relative paths resolve against the list's folder)");
+  cmd->add_option(
+      "--pairs", args->pairs,
+      "CSV list of pairs (columns ref,dist; relative paths resolve against the list's folder)");
   cmd->add_option("--out", args->out, "Results CSV for --pairs (default: standard output)");
   cmd->add_option("--backend", args->backend, "auto | cpu | cuda")->capture_default_str();
-  cmd->add_option("--mad-version", args->version, "2011 (x200 on d_detect, the final release) | 2010 (April 2010)")->capture_default_str();
-  cmd->add_option("--input-class", args->input_class, "auto | uint8 | double (uint8: 255 takes the luminance of 254, as the original on imread arrays)")->capture_default_str();
-  cmd->add_option("--precision", args->precision, "GPU arithmetic: double (faithful) | float (fast)")->capture_default_str();
+  cmd->add_option("--mad-version", args->version,
+                  "2011 (x200 on d_detect, the final release) | 2010 (April 2010)")
+      ->capture_default_str();
+  cmd->add_option("--input-class", args->input_class,
+                  "auto | uint8 | double (uint8: 255 takes the luminance of 254, as the original "
+                  "on imread arrays)")
+      ->capture_default_str();
+  cmd->add_option("--precision", args->precision,
+                  "GPU arithmetic: double (faithful) | float (fast)")
+      ->capture_default_str();
   cmd->add_option("--a5", args->a5, "GPU A5 local-statistics variant (see --list-variants)");
-  cmd->add_option("--det-variant", args->det, "GPU detection block-statistics variant (see --list-variants)");
-  cmd->add_option("--gpu-memory-limit", args->gpu_memory_limit, "GPU memory one image shape may use, e.g. 8GiB (default: the device's free memory)");
-  cmd->add_option("--maps", args->maps_dir, "Write map.HI and map.LO into this folder (16-bit PNG scaled to the maximum; 32-bit float TIFF when built with libtiff)");
+  cmd->add_option("--det-variant", args->det,
+                  "GPU detection block-statistics variant (see --list-variants)");
+  cmd->add_option(
+      "--gpu-memory-limit", args->gpu_memory_limit,
+      "GPU memory one image shape may use, e.g. 8GiB (default: the device's free memory)");
+  cmd->add_option("--maps", args->maps_dir,
+                  "Write map.HI and map.LO into this folder (16-bit PNG scaled to the maximum; "
+                  "32-bit float TIFF when built with libtiff)");
   cmd->add_option("--threads", args->threads, "CPU worker threads (default: all cores)");
   cmd->add_flag("--json", args->json, "Print one JSON object");
   cmd->add_flag("--list-variants", args->list_variants, "List the GPU kernel variants and exit");

@@ -9,8 +9,9 @@
 #include "tools/cli_commands.h"
 
 int main(int argc, char** argv) {
-  CLI::App app{"mad: the Most Apparent Distortion image quality metric (Larson & Chandler), "
-               "on the CPU and CUDA GPUs"};
+  CLI::App app{
+      "mad: the Most Apparent Distortion image quality metric (Larson & Chandler), "
+      "on the CPU and CUDA GPUs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "mad 0.1.0");
   std::vector<mad::cli::Subcommand> commands = {

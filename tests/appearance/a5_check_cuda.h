@@ -43,7 +43,7 @@ struct Shape {
 // The brief's sizes: MAD's minimum, odd/prime, the rocket's odd non-square, 512x384 both
 // ways round, 512x512 and a large non-square frame.
 inline const Shape kShapes[] = {{34, 34},   {35, 61},   {257, 333}, {384, 512},
-                         {512, 384}, {512, 512}, {1080, 800}};
+                                {512, 384}, {512, 512}, {1080, 800}};
 
 inline std::string shape_name(const Shape& s) {
   return std::to_string(s.width) + "x" + std::to_string(s.height);
@@ -74,8 +74,8 @@ inline CpuStats cpu_stats(ImageView<const double> a) {
 // Compares one subband's GPU planes with the CPU statistics; returns "" or a description of
 // the worst violation (NaN, i.e. an unwritten block, always violates).
 template <class Real>
-std::string compare(const CpuStats& want, const Real* std_g, const Real* skew_g,
-                    const Real* kurt_g, std::ptrdiff_t pitch, const BlockGrid& grid) {
+std::string compare(const CpuStats& want, const Real* std_g, const Real* skew_g, const Real* kurt_g,
+                    std::ptrdiff_t pitch, const BlockGrid& grid) {
   const bool is_double = sizeof(Real) == sizeof(double);
   const double tol = is_double ? kDoubleTol : kFloatTol;
   const double knee = is_double ? kDoubleKappaKnee : kFloatKappaKnee;
@@ -96,7 +96,10 @@ std::string compare(const CpuStats& want, const Real* std_g, const Real* skew_g,
         if (!(ratio <= worst)) {  // NaN ratio lands here and sticks as "worse than anything"
           worst = std::isnan(ratio) ? std::numeric_limits<double>::infinity() : ratio;
           std::ostringstream os;
-          os << "block (" << by << "," << bx << ") " << (k == 0 ? "std" : k == 1 ? "skew" : "kurt")
+          os << "block (" << by << "," << bx << ") "
+             << (k == 0   ? "std"
+                 : k == 1 ? "skew"
+                          : "kurt")
              << ": gpu " << got[k] << " cpu " << ref[k] << " kappa " << want.kappa[b]
              << " (error/bound " << ratio << ")";
           where = os.str();
@@ -155,8 +158,8 @@ void check_variant(const A5Variant<Real>& variant, const std::vector<Image<doubl
       for (int plane = 0; plane < 3; ++plane)
         for (int by = 0; by < grid.rows; ++by)
           for (std::ptrdiff_t bx = grid.cols; bx < out_pitch; ++bx)
-            EXPECT_TRUE(std::isnan(static_cast<double>(
-                base[plane * out_stride * count + by * out_pitch + bx])))
+            EXPECT_TRUE(std::isnan(
+                static_cast<double>(base[plane * out_stride * count + by * out_pitch + bx])))
                 << variant.name << " wrote into the output's row padding";
     }
   }

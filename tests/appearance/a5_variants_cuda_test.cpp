@@ -35,8 +35,7 @@ TEST(A5VariantsCuda, RegistryMatchesTheCudaFreeTable) {
   EXPECT_STREQ(find_a5_variant<double>("").name, kA5DefaultVariant);
   EXPECT_STREQ(find_a5_variant<float>("a5-shared").name, "a5-shared");
   EXPECT_THROW(find_a5_variant<double>("a5-nonexistent"), InvalidArgument);
-  EXPECT_NE(describe_a5_variants().find(std::string("* ") + kA5DefaultVariant),
-            std::string::npos);
+  EXPECT_NE(describe_a5_variants().find(std::string("* ") + kA5DefaultVariant), std::string::npos);
 }
 
 TEST(A5VariantsCuda, DoubleMatchesCpuOnRandomSubbands) {
@@ -121,8 +120,8 @@ void check_complex_input(const Shape& s) {
           compare<Real>(cpu_stats(modulus[i].cview()), got.data() + i * blocks,
                         got.data() + (kCount + i) * blocks, got.data() + (2 * kCount + i) * blocks,
                         grid.cols, grid);
-      EXPECT_TRUE(bad.empty()) << v.name << " complex " << shape_name(s) << " subband " << i
-                               << ": " << bad;
+      EXPECT_TRUE(bad.empty()) << v.name << " complex " << shape_name(s) << " subband " << i << ": "
+                               << bad;
     }
   }
 }

@@ -108,8 +108,8 @@ TEST(AppearanceStageCuda, MemoryPerShapeAndPairAt512) {
     std::cout << "[ memory   ] 512x512 " << name << ": bank " << m.bank << " B (per shape), "
               << "per pair: spectrum " << m.spectrum << ", subbands " << m.subbands
               << ", cuFFT work " << m.fft_work << ", reference stats " << m.reference_stats
-              << ", distorted stats " << m.distorted_stats << ", eta " << m.eta
-              << "; total " << m.total() << " B (" << m.total() / 1048576.0 << " MiB)\n";
+              << ", distorted stats " << m.distorted_stats << ", eta " << m.eta << "; total "
+              << m.total() << " B (" << m.total() / 1048576.0 << " MiB)\n";
   };
   report("double", d.device_memory());
   report("float", f.device_memory());
@@ -127,8 +127,7 @@ TEST(AppearanceStageCuda, RejectsBadUse) {
   AppearanceStageCuda<double> stage(64, 64, stream.get());
   cuda::DeviceBuffer<double> img(64 * 64), sum(1);
   EXPECT_FALSE(stage.has_reference());
-  EXPECT_THROW(stage.run_distorted(img.get(), sum.get(), nullptr, stream.get()),
-               InvalidArgument);
+  EXPECT_THROW(stage.run_distorted(img.get(), sum.get(), nullptr, stream.get()), InvalidArgument);
   MAD_CUDA_CHECK(cudaMemsetAsync(img.get(), 0, img.bytes(), stream.get()));
   stage.prepare_reference(img.get(), stream.get());
   EXPECT_TRUE(stage.has_reference());

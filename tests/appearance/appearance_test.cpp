@@ -66,9 +66,9 @@ TEST(Appearance, RocketSubbandS1O1TileMaps) {
 
 TEST(Appearance, ScoresCsv512Rows) {
   // One row per distortion family and per image, and the identical pair (LO = 0 exactly).
-  const char* wanted[] = {"camera_512__awgn_s15.png",   "camera_512__contrast_0.5.png",
-                          "coffee_512__blur_s2.5.png",  "coffee_512__jpeg_q50.png",
-                          "gravel_512__jpeg_q10.png",   "gravel_512__awgn_s5.png",
+  const char* wanted[] = {"camera_512__awgn_s15.png",  "camera_512__contrast_0.5.png",
+                          "coffee_512__blur_s2.5.png", "coffee_512__jpeg_q50.png",
+                          "gravel_512__jpeg_q10.png",  "gravel_512__awgn_s5.png",
                           "camera_512__identical.png"};
   int checked = 0;
   for (const test::ReferenceScore& row : test::load_reference_scores()) {

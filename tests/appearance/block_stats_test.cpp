@@ -194,9 +194,9 @@ TEST(BlockStats, TooSmallImageHasNoBlocks) {
 TEST(BlockStats, RejectsGridOfAnotherShape) {
   const Image<double> img = test::random_image(40, 40, 3u);
   std::vector<double> s(100);
-  EXPECT_THROW(subband_block_stats_cpu(img.cview(), BlockGrid(44, 40), s.data(), s.data(),
-                                       s.data()),
-               InvalidArgument);
+  EXPECT_THROW(
+      subband_block_stats_cpu(img.cview(), BlockGrid(44, 40), s.data(), s.data(), s.data()),
+      InvalidArgument);
 }
 
 // The reference's own |EO| in, its tile maps out: isolates the statistics from the FFT.

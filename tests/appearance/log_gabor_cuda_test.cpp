@@ -48,8 +48,8 @@ void check_against_cpu(int width, int height) {
   const LogGaborBankCpu cpu(width, height);
   const std::size_t plane = bank.plane_size();
   ASSERT_EQ(bank.device_bytes(), (kScales + kOrientations) * plane * sizeof(Real));
-  const auto got = gpu_test::download(bank.radial(0), (kScales + kOrientations) * plane,
-                                      stream.get());
+  const auto got =
+      gpu_test::download(bank.radial(0), (kScales + kOrientations) * plane, stream.get());
   const double tol = sizeof(Real) == sizeof(double) ? kDoubleRelTol : kFloatRelTol;
   for (int s = 0; s < kScales; ++s) {
     EXPECT_EQ(got[s * plane], Real(0)) << "radial factor at DC, scale " << s;

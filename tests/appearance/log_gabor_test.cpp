@@ -30,8 +30,8 @@ TEST(LogGaborGrid, OddSizeIsOffsetByOneOverN) {
   const double expect5[] = {0.2, 0.6, -1.0, -0.6, -0.2};
   for (int k = 0; k < 5; ++k) EXPECT_DOUBLE_EQ(log_gabor_axis_coord(k, 5), expect5[k]) << k;
   // n = 7: ((k + 4) mod 7 - 3.5) / 3.5
-  const double expect7[] = {0.5 / 3.5, 1.5 / 3.5, 2.5 / 3.5, -1.0, -2.5 / 3.5, -1.5 / 3.5,
-                            -0.5 / 3.5};
+  const double expect7[] = {0.5 / 3.5,  1.5 / 3.5,  2.5 / 3.5, -1.0,
+                            -2.5 / 3.5, -1.5 / 3.5, -0.5 / 3.5};
   for (int k = 0; k < 7; ++k) EXPECT_DOUBLE_EQ(log_gabor_axis_coord(k, 7), expect7[k]) << k;
 }
 
@@ -94,8 +94,8 @@ TEST(LogGaborBank, AngularFactorIsOneSided) {
   for (int o = 0; o < kOrientations; ++o) {
     const double phi = o * kPi / 4;
     EXPECT_NEAR(log_gabor_angular(std::sin(phi), std::cos(phi), o), 1.0, 1e-15) << o;
-    EXPECT_NEAR(log_gabor_angular(std::sin(phi + kPi), std::cos(phi + kPi), o),
-                std::exp(-18.0), 1e-20)
+    EXPECT_NEAR(log_gabor_angular(std::sin(phi + kPi), std::cos(phi + kPi), o), std::exp(-18.0),
+                1e-20)
         << o;
   }
 }

@@ -212,7 +212,9 @@ TEST(PngIo, SavePng8RejectsBadInput) {
 }
 
 // The stored 16-bit level of a gray PNG, recovered exactly from the 0..255 double.
-int stored_level(double gray) { return static_cast<int>(std::lround(gray * 65535.0 / 255.0)); }
+int stored_level(double gray) {
+  return static_cast<int>(std::lround(gray * 65535.0 / 255.0));
+}
 
 TEST(PngIo, SavePng16ScaledMapsMaximumTo65535) {
   TempDir dir;

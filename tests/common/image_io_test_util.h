@@ -79,7 +79,9 @@ struct PngSpec {
   bool interlace = false;
 };
 
-inline void png_test_error(png_structp png, png_const_charp) { png_longjmp(png, 1); }
+inline void png_test_error(png_structp png, png_const_charp) {
+  png_longjmp(png, 1);
+}
 
 // setjmp target without C++ objects, mirroring the production discipline.
 inline bool png_test_encode(png_structp png, png_infop info, std::FILE* f, const PngSpec* s,

@@ -16,7 +16,7 @@ using Stats = std::function<std::vector<double>(const std::vector<std::size_t>&)
 
 TEST(QuantileSorted, Type7ByHand) {
   const std::vector<double> v = {1, 2, 3, 4};
-  EXPECT_DOUBLE_EQ(quantile_sorted(v, 0.5), 2.5);     // h = 1.5
+  EXPECT_DOUBLE_EQ(quantile_sorted(v, 0.5), 2.5);      // h = 1.5
   EXPECT_DOUBLE_EQ(quantile_sorted(v, 0.025), 1.075);  // h = 0.075
   EXPECT_DOUBLE_EQ(quantile_sorted(v, 1.0), 4.0);
   EXPECT_DOUBLE_EQ(quantile_sorted({7}, 0.3), 7.0);
@@ -97,7 +97,8 @@ TEST(Bootstrap, NonFiniteStatisticsAreLeftOutAndBadOptionsRejected) {
   EXPECT_TRUE(std::isnan(ci[0].lo));
   EXPECT_EQ(ci[1].lo, 2.0);
   o.resamples = 0;
-  EXPECT_ANY_THROW(bootstrap_by_cluster(cluster, 1, o, [](auto&) { return std::vector<double>{1}; }));
+  EXPECT_ANY_THROW(
+      bootstrap_by_cluster(cluster, 1, o, [](auto&) { return std::vector<double>{1}; }));
 }
 
 }  // namespace

@@ -37,7 +37,8 @@ TEST(BadInput, TidScoreFilesNameTheLine) {
   d.write("tid2013/mos_with_names.txt", "5.1 I01_01_1.bmp\n4.2 picture.bmp\n");
   expect_has(read_error(d, "tid2013", DatasetKind::Tid2013), "mos_with_names.txt:2: 'picture.bmp'");
   d.write("tid2013/mos_with_names.txt", "5.1 I01_01_1.bmp extra\n");
-  expect_has(read_error(d, "tid2013", DatasetKind::Tid2013), "mos_with_names.txt:1: expected 'MOS NAME'");
+  expect_has(read_error(d, "tid2013", DatasetKind::Tid2013),
+             "mos_with_names.txt:1: expected 'MOS NAME'");
   d.write("tid2013/mos_with_names.txt", "nan I01_01_1.bmp\n");
   expect_has(read_error(d, "tid2013", DatasetKind::Tid2013), "'nan' is not a number");
   // mos.txt whose length does not match the grid of names in distorted_images/.
@@ -46,33 +47,44 @@ TEST(BadInput, TidScoreFilesNameTheLine) {
   expect_has(e, "7 scores");
   expect_has(e, "2 references x 2 types x 2 levels = 8");
   d.write("tid2008/mos.txt", "5\n4\n3\n2\n1\n2\n3\n4 4\n");
-  expect_has(read_error(d, "tid2008", DatasetKind::Tid2008), "mos.txt:8: expected one MOS per line");
+  expect_has(read_error(d, "tid2008", DatasetKind::Tid2008),
+             "mos.txt:8: expected one MOS per line");
 }
 
 TEST(BadInput, KadidAndCsiqAndManifestNameTheLine) {
   const test::TinyDatasets d("bad_csv");
-  d.write("kadid10k/dmos.csv", "dist_img,ref_img,dmos,var\nI01_01_01.png,I01.png,4.5,0.1\nI01_01_02.png,I01.png\n");
-  expect_has(read_error(d, "kadid10k", DatasetKind::Kadid10k), "dmos.csv:3: expected 3 fields, got 2");
+  d.write("kadid10k/dmos.csv",
+          "dist_img,ref_img,dmos,var\nI01_01_01.png,I01.png,4.5,0.1\nI01_01_02.png,I01.png\n");
+  expect_has(read_error(d, "kadid10k", DatasetKind::Kadid10k),
+             "dmos.csv:3: expected 3 fields, got 2");
   d.write("kadid10k/dmos.csv", "image,reference,score\n");
   expect_has(read_error(d, "kadid10k", DatasetKind::Kadid10k), "dmos.csv:1: expected a header");
   d.write("kadid10k/dmos.csv", "dist_img,ref_img,dmos,var\nI01_01_01.png,I01.png,4.5x,0\n");
-  expect_has(read_error(d, "kadid10k", DatasetKind::Kadid10k), "dmos.csv:2: dmos '4.5x' is not a number");
+  expect_has(read_error(d, "kadid10k", DatasetKind::Kadid10k),
+             "dmos.csv:2: dmos '4.5x' is not a number");
 
-  d.write("csiq/csiq_dmos.csv", "image,dst_type,dst_lev,dmos\n1600,noise,1,0.1\n\n1600,sharpen,1,0.2\n");
-  expect_has(read_error(d, "csiq", DatasetKind::Csiq), "csiq_dmos.csv:4: unknown dst_type 'sharpen'");
+  d.write("csiq/csiq_dmos.csv",
+          "image,dst_type,dst_lev,dmos\n1600,noise,1,0.1\n\n1600,sharpen,1,0.2\n");
+  expect_has(read_error(d, "csiq", DatasetKind::Csiq),
+             "csiq_dmos.csv:4: unknown dst_type 'sharpen'");
   d.write("csiq/csiq_dmos.csv", "image,dst_type,dst_lev,dmos\n1600,noise,1.5,0.1\n");
-  expect_has(read_error(d, "csiq", DatasetKind::Csiq), "csiq_dmos.csv:2: dst_lev must be a positive integer");
+  expect_has(read_error(d, "csiq", DatasetKind::Csiq),
+             "csiq_dmos.csv:2: dst_lev must be a positive integer");
 
   ReadOptions o;
   o.manifest = "manifest.csv";
-  d.write("csv/manifest.csv", "# higher_is_better: true\nref,dist,score\na.png,b.png,1\n\"c.png,d.png,2\n");
-  expect_has(read_error(d, "csv", DatasetKind::Csv, o), "manifest.csv:4: unterminated quoted field");
+  d.write("csv/manifest.csv",
+          "# higher_is_better: true\nref,dist,score\na.png,b.png,1\n\"c.png,d.png,2\n");
+  expect_has(read_error(d, "csv", DatasetKind::Csv, o),
+             "manifest.csv:4: unterminated quoted field");
   d.write("csv/manifest.csv", "# higher_is_better: maybe\nref,dist,score\n");
-  expect_has(read_error(d, "csv", DatasetKind::Csv, o), "manifest.csv:1: higher_is_better must be true or false");
+  expect_has(read_error(d, "csv", DatasetKind::Csv, o),
+             "manifest.csv:1: higher_is_better must be true or false");
   d.write("csv/manifest.csv", "# higher_is_better: true\nref,dist,score\na.png,,1\n");
   expect_has(read_error(d, "csv", DatasetKind::Csv, o), "manifest.csv:3: empty image path");
   d.write("csv/manifest.csv", "ref,dist,quality\na.png,b.png,1\n");
-  expect_has(read_error(d, "csv", DatasetKind::Csv, o), "manifest.csv:1: expected a header naming ref, dist and score");
+  expect_has(read_error(d, "csv", DatasetKind::Csv, o),
+             "manifest.csv:1: expected a header naming ref, dist and score");
 }
 
 TEST(BadInput, ManifestWithoutADirectionIsRefused) {
@@ -103,7 +115,8 @@ TEST(BadInput, MissingScoreFilesAndFolders) {
   fs::remove(d.path("kadid10k/dmos.csv"));
   expect_has(read_error(d, "kadid10k", DatasetKind::Kadid10k), "no dmos.csv");
   fs::remove(d.path("tid2013/mos_with_names.txt"));
-  expect_has(read_error(d, "tid2013", DatasetKind::Tid2013), "neither mos_with_names.txt nor mos.txt");
+  expect_has(read_error(d, "tid2013", DatasetKind::Tid2013),
+             "neither mos_with_names.txt nor mos.txt");
   fs::remove_all(d.path("tid2008/distorted_images"));
   expect_has(read_error(d, "tid2008", DatasetKind::Tid2008), "is missing");
   fs::remove(d.path("csiq/csiq_dmos.csv"));

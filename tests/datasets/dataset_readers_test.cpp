@@ -22,7 +22,9 @@ class Readers : public ::testing::Test {
 };
 test::TinyDatasets* Readers::data_ = nullptr;
 
-std::string file_name(const std::string& p) { return fs::path(p).filename().string(); }
+std::string file_name(const std::string& p) {
+  return fs::path(p).filename().string();
+}
 
 TEST_F(Readers, Tid2013WithNamesFindsLowerCaseFilesForUpperCaseNames) {
   EXPECT_EQ(detect_dataset_kind(dir("tid2013")), DatasetKind::Tid2013);  // type 24 exists
@@ -144,7 +146,8 @@ TEST(LiveMat, RealignedScoresWinAndInfoMustAgreeWithRefnames) {
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("info.txt:2: img2 has reference 'bikes.bmp'"),
-              std::string::npos) << e.what();
+              std::string::npos)
+        << e.what();
   }
 }
 

@@ -18,7 +18,8 @@ namespace {
 
 std::vector<ScoreJob> jobs_of(const Dataset& d) {
   std::vector<ScoreJob> jobs;
-  for (std::size_t i : order_by_reference(d.entries)) jobs.push_back({i, d.entries[i].ref, d.entries[i].dist});
+  for (std::size_t i : order_by_reference(d.entries))
+    jobs.push_back({i, d.entries[i].ref, d.entries[i].dist});
   return jobs;
 }
 
@@ -61,7 +62,8 @@ TEST(EvalRunner, DecodeErrorsAreReportedPerPairAndTheRunGoesOn) {
   const auto mad = run(jobs_of(d), 2, &parallel, &errors);
   ASSERT_EQ(errors.size(), 1u);
   EXPECT_EQ(errors.begin()->first, 5u);  // the 6th row of dmos.csv
-  EXPECT_NE(errors.begin()->second.find("I02_01_02.png"), std::string::npos) << errors.begin()->second;
+  EXPECT_NE(errors.begin()->second.find("I02_01_02.png"), std::string::npos)
+      << errors.begin()->second;
   EXPECT_EQ(mad.size(), 8u);
 }
 
@@ -71,7 +73,8 @@ TEST(EvalRunner, ShouldStopEndsTheRunEarly) {
   RunnerOptions o;
   o.score.backend = Backend::Cpu;
   std::size_t done = 0;
-  const RunnerReport r = score_jobs(jobs, o, [&](const PairOutcome&) { ++done; }, [&] { return done >= 3; });
+  const RunnerReport r = score_jobs(
+      jobs, o, [&](const PairOutcome&) { ++done; }, [&] { return done >= 3; });
   EXPECT_EQ(done, 3u);
   EXPECT_EQ(r.scored, 3u);
 }

@@ -15,8 +15,8 @@ using V = std::vector<double>;
 
 // Tolerances: LM stops on relative steps of ~1.5e-8 (sqrt(eps)), so an exact relation is
 // recovered to roughly that relative level in the residuals.
-constexpr double kExactPlccTol = 1e-9;   // 1 - PLCC is quadratic in the residuals
-constexpr double kExactRmseTol = 1e-5;   // residuals relative to a y range of ~8
+constexpr double kExactPlccTol = 1e-9;  // 1 - PLCC is quadratic in the residuals
+constexpr double kExactRmseTol = 1e-5;  // residuals relative to a y range of ~8
 
 TEST(Logistic5, FormulaAtKnownPoints) {
   const LogisticParams b = {2.0, 1.0, 3.0, 0.5, 1.0};
@@ -45,8 +45,8 @@ TEST_P(ExactLogistic, IsRecoveredWithPlccOneAndRmseZero) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, ExactLogistic,
-    ::testing::Values(LogisticParams{-7.0, 0.08, 55.0, 0.0, 4.5},    // MOS falling with MAD
-                      LogisticParams{0.8, 0.05, 40.0, 0.001, 0.4},   // DMOS rising with MAD
+    ::testing::Values(LogisticParams{-7.0, 0.08, 55.0, 0.0, 4.5},     // MOS falling with MAD
+                      LogisticParams{0.8, 0.05, 40.0, 0.001, 0.4},    // DMOS rising with MAD
                       LogisticParams{-5.0, 0.2, 70.0, -0.01, 6.0}));  // steep, with a linear part
 
 TEST(FitLogistic5, ExactLineGivesPlccOne) {

@@ -42,7 +42,8 @@ class PairsListTest : public ::testing::Test {
 };
 
 TEST_F(PairsListTest, HeaderInAnyOrderAndRelativePaths) {
-  const auto rows = read_pairs_list(write("dist,score,ref\nd1.png,3,r.png\n# comment\n\n/abs/d2.png,1,r.png\n"));
+  const auto rows =
+      read_pairs_list(write("dist,score,ref\nd1.png,3,r.png\n# comment\n\n/abs/d2.png,1,r.png\n"));
   ASSERT_EQ(rows.size(), 2u);
   EXPECT_EQ(rows[0].ref, (dir_ / "r.png").string());
   EXPECT_EQ(rows[0].dist, (dir_ / "d1.png").string());

@@ -107,7 +107,8 @@ TEST_F(ResultsFile, AForeignHeaderOrABadScoreIsRefusedWithTheLine) {
     FAIL() << "expected InputError";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("results.csv:2: mad 'twelve' is not a number"),
-              std::string::npos) << e.what();
+              std::string::npos)
+        << e.what();
   }
 }
 

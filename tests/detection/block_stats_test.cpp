@@ -59,7 +59,8 @@ double brute_std(const Image<double>& img, int y0, int x0, int side) {
   const double mean = sum / (side * side);
   double ssd = 0;
   for (int y = 0; y < side; ++y)
-    for (int x = 0; x < side; ++x) ssd += (img(y0 + y, x0 + x) - mean) * (img(y0 + y, x0 + x) - mean);
+    for (int x = 0; x < side; ++x)
+      ssd += (img(y0 + y, x0 + x) - mean) * (img(y0 + y, x0 + x) - mean);
   return std::sqrt(ssd / (side * side - 1));
 }
 
@@ -113,7 +114,9 @@ TEST(BlockStats, FlatWindowReachesOnlyAvailableBlocks) {
       for (int x = 24; x < 32; ++x) img(y, x) = 100.0;
     Image<double> zero(w, h);
     const DetectionBlockStats st = detection_block_stats_cpu(img.cview(), zero.cview());
-    const auto at = [&](int i, int j) { return st.std_min_ref[static_cast<std::size_t>(i) * st.grid.cols + j]; };
+    const auto at = [&](int i, int j) {
+      return st.std_min_ref[static_cast<std::size_t>(i) * st.grid.cols + j];
+    };
     EXPECT_EQ(at(5, 0), 0.0);  // own window
     EXPECT_EQ(at(0, 6), 0.0);
     if (odd) {

@@ -37,7 +37,8 @@ TEST(DetectCpu, RocketScoreAndMap) {
   const auto& p = test::rocket_pair();
   const DetectionResult r = detect_cpu(p.ref.cview(), p.dst.cview(), /*uint8=*/true, /*map=*/true);
   EXPECT_LE(rel_err(r.d_detect, 7.6349873846403638), kScoreRelTol) << r.d_detect;
-  const double err = test::max_abs_diff(r.map.cview(), test::load_reference_map("hi_08_map").cview());
+  const double err =
+      test::max_abs_diff(r.map.cview(), test::load_reference_map("hi_08_map").cview());
   EXPECT_LE(err, kMapAbsTol);
   RecordProperty("hi_08_map", std::to_string(err));
 }
@@ -53,7 +54,8 @@ TEST(DetectCpu, ReferenceScoresBothInputClasses) {
     ASSERT_EQ(ref.height(), row.height);
     const double hi_u8 = detect_cpu(ref.cview(), dst.cview(), true, false).d_detect;
     const double hi_dbl = detect_cpu(ref.cview(), dst.cview(), false, false).d_detect;
-    EXPECT_LE(rel_err(hi_u8, row.hi), kScoreRelTol) << row.dist << " uint8: " << hi_u8 << " vs " << row.hi;
+    EXPECT_LE(rel_err(hi_u8, row.hi), kScoreRelTol)
+        << row.dist << " uint8: " << hi_u8 << " vs " << row.hi;
     EXPECT_LE(rel_err(hi_dbl, row.hi_double), kScoreRelTol)
         << row.dist << " double: " << hi_dbl << " vs " << row.hi_double;
     ++checked;

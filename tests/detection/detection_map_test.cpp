@@ -24,7 +24,8 @@ TEST(DetectionMap, RocketMapAndScoreFromReferenceInputs) {
   const BlockGrid grid(msk.width(), msk.height());
   std::vector<double> xi(grid.count());
   for (int i = 0; i < grid.rows; ++i)
-    for (int j = 0; j < grid.cols; ++j) xi[static_cast<std::size_t>(i) * grid.cols + j] = msk(4 * i, 4 * j);
+    for (int j = 0; j < grid.cols; ++j)
+      xi[static_cast<std::size_t>(i) * grid.cols + j] = msk(4 * i, 4 * j);
   Image<double> map(msk.width(), msk.height(), -1.0);
   detection_map_cpu(grid, xi.data(), lmse.cview(), map.view());
   const Image<double> expected = test::load_reference_map("hi_08_map");
@@ -44,7 +45,8 @@ TEST(DetectionMap, ZeroOutsideTilesAndCropCount) {
   Image<double> lmse(w, h, 3.0), map(w, h, -1.0);
   detection_map_cpu(grid, xi.data(), lmse.cview(), map.view());
   for (int y = 0; y < h; ++y)
-    for (int x = 0; x < w; ++x) EXPECT_EQ(map(y, x), (y < 24 && x < 28) ? 6.0 : 0.0) << y << "," << x;
+    for (int x = 0; x < w; ++x)
+      EXPECT_EQ(map(y, x), (y < 24 && x < 28) ? 6.0 : 0.0) << y << "," << x;
   EXPECT_EQ(pool_detection_cpu(map.cview()), 6.0);
   // Only crop pixels count: a value outside the crop (row 15) changes nothing.
   map(15, 20) = 1e6;

@@ -53,7 +53,8 @@ TEST(LocalMse, SymmetricIndex) {
   EXPECT_EQ(symmetric_index(10, 10), 9);
   EXPECT_EQ(symmetric_index(11, 10), 8);
   for (int n : {1, 3, 7, 20})
-    for (int i = -50; i < 70; ++i) EXPECT_EQ(symmetric_index(i, n), padded_index(i, n)) << i << " " << n;
+    for (int i = -50; i < 70; ++i)
+      EXPECT_EQ(symmetric_index(i, n), padded_index(i, n)) << i << " " << n;
 }
 
 TEST(LocalMse, IntegerInputEqualsBruteForce) {
@@ -64,7 +65,8 @@ TEST(LocalMse, IntegerInputEqualsBruteForce) {
     const Image<double> d = test::random_image(w, h, 13u * w + h);
     Image<double> out(w, h);
     local_mse_cpu(r.cview(), d.cview(), out.view());
-    EXPECT_LE(test::max_abs_diff(out.cview(), brute_lmse(r, d).cview()), kIntegerExact) << w << "x" << h;
+    EXPECT_LE(test::max_abs_diff(out.cview(), brute_lmse(r, d).cview()), kIntegerExact)
+        << w << "x" << h;
   }
 }
 
@@ -101,7 +103,8 @@ TEST(LocalMse, RocketMatchesReferenceExactly) {
   const auto& p = test::rocket_pair();
   Image<double> out(p.ref.width(), p.ref.height());
   local_mse_cpu(p.ref.cview(), p.dst.cview(), out.view());
-  const double err = test::max_abs_diff(out.cview(), test::load_reference_map("hi_07_lmse").cview());
+  const double err =
+      test::max_abs_diff(out.cview(), test::load_reference_map("hi_07_lmse").cview());
   EXPECT_LE(err, kIntegerExact);
   RecordProperty("hi_07_lmse", std::to_string(err));
 }

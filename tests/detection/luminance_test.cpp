@@ -35,7 +35,8 @@ TEST(Luminance, QuotedEndpoints) {
 TEST(Luminance, Uint8QuirkMaps255As254Only) {
   EXPECT_EQ(luminance_value(255, true), luminance_value(254, false));
   EXPECT_NE(luminance_value(255, false), luminance_value(254, false));
-  for (int v = 0; v <= 254; ++v) EXPECT_EQ(luminance_value(v, true), luminance_value(v, false)) << v;
+  for (int v = 0; v <= 254; ++v)
+    EXPECT_EQ(luminance_value(v, true), luminance_value(v, false)) << v;
 }
 
 TEST(Luminance, NonIntegerUsesDirectFormula) {

@@ -107,7 +107,8 @@ TEST(VisibilityMask, RocketMaskAndLogContrastMatchReference) {
   double worst = 0;
   for (int y = 0; y < 4 * grid.rows; ++y)
     for (int x = 0; x < 4 * grid.cols; ++x)
-      worst = std::max(worst, std::fabs(cref[static_cast<std::size_t>(y / 4) * grid.cols + x / 4] - ci(y, x)));
+      worst = std::max(
+          worst, std::fabs(cref[static_cast<std::size_t>(y / 4) * grid.cols + x / 4] - ci(y, x)));
   EXPECT_LE(worst, kMaskTol);
   EXPECT_TRUE(std::isnan(ci(4 * grid.rows, 0)));
 }

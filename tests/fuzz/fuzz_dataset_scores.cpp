@@ -36,12 +36,14 @@ Dataset parse(std::uint8_t selector, const std::uint8_t* data, std::size_t size)
   using namespace mad::datasets;
   switch (selector % 5) {
     case 0: {
-      static const fs::path root = dataset_root("tid_names", {"reference_images", "distorted_images"});
+      static const fs::path root =
+          dataset_root("tid_names", {"reference_images", "distorted_images"});
       mad::fuzz::write_file(root / "mos_with_names.txt", data, size);
       return read_tid(root.string(), selector & 0x80 ? DatasetKind::Tid2008 : DatasetKind::Tid2013);
     }
     case 1: {
-      static const fs::path root = dataset_root("tid_plain", {"reference_images", "distorted_images"});
+      static const fs::path root =
+          dataset_root("tid_plain", {"reference_images", "distorted_images"});
       mad::fuzz::write_file(root / "mos.txt", data, size);
       return read_tid(root.string(), selector & 0x80 ? DatasetKind::Tid2008 : DatasetKind::Tid2013);
     }

@@ -25,8 +25,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   { datasets::ResultsWriter writer = datasets::ResultsWriter::resume(path, log); }
   const ResultsLog again = datasets::read_results_file(path);
-  fuzz::require(again.failed_rows == 0 && again.duplicate_rows == 0 &&
-                    !again.dropped_partial_line,
+  fuzz::require(again.failed_rows == 0 && again.duplicate_rows == 0 && !again.dropped_partial_line,
                 "a resumed file holds finished rows only");
   fuzz::require(again.finished.size() == log.finished.size(), "resume keeps every finished pair");
   for (const auto& [key, row] : log.finished) {

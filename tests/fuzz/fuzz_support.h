@@ -28,8 +28,8 @@ inline const std::filesystem::path& scratch_dir() {
   static const std::filesystem::path dir = [] {
     namespace fs = std::filesystem;
     std::error_code ec;
-    const fs::path base = fs::is_directory("/dev/shm", ec) ? fs::path("/dev/shm")
-                                                            : fs::temp_directory_path();
+    const fs::path base =
+        fs::is_directory("/dev/shm", ec) ? fs::path("/dev/shm") : fs::temp_directory_path();
     const std::string prefix = "mad_fuzz_";
     for (fs::directory_iterator it(base, ec), end; !ec && it != end; it.increment(ec)) {
       const std::string name = it->path().filename().string();

@@ -57,7 +57,9 @@ void png_write_to(png_structp png, png_bytep data, png_size_t n) {
   out->insert(out->end(), data, data + n);
 }
 void png_flush_noop(png_structp) {}
-void png_fail(png_structp png, png_const_charp) { png_longjmp(png, 1); }
+void png_fail(png_structp png, png_const_charp) {
+  png_longjmp(png, 1);
+}
 
 struct PngSeed {
   int w, h, color_type, bit_depth, channels;
@@ -65,8 +67,8 @@ struct PngSeed {
 };
 
 // setjmp target without C++ objects in its frame.
-bool png_encode(png_structp png, png_infop info, const PngSeed* s, png_bytep* rows,
-                png_colorp plte, png_bytep alpha) {
+bool png_encode(png_structp png, png_infop info, const PngSeed* s, png_bytep* rows, png_colorp plte,
+                png_bytep alpha) {
   if (setjmp(png_jmpbuf(png))) return false;
   png_set_IHDR(png, info, s->w, s->h, s->bit_depth, s->color_type,
                s->interlace ? PNG_INTERLACE_ADAM7 : PNG_INTERLACE_NONE,
@@ -119,7 +121,9 @@ struct JpegFail {
   jpeg_error_mgr pub;
   std::jmp_buf jump;
 };
-void jpeg_fail(j_common_ptr c) { std::longjmp(reinterpret_cast<JpegFail*>(c->err)->jump, 1); }
+void jpeg_fail(j_common_ptr c) {
+  std::longjmp(reinterpret_cast<JpegFail*>(c->err)->jump, 1);
+}
 
 struct JpegSeed {
   int w, h, comps;
@@ -230,9 +234,10 @@ Bytes make_tiff(const TiffSeed& s) {
           for (int y = ty; y < std::min(s.h, ty + s.tile); ++y)
             for (int x = tx; x < std::min(s.w, tx + s.tile); ++x)
               for (int k = 0; k < per_pixel; ++k)
-                sample_bytes(x, y, p, k,
-                             &tile[((static_cast<std::size_t>(y - ty) * s.tile + (x - tx)) *
-                                        per_pixel + k) * bytes]);
+                sample_bytes(
+                    x, y, p, k,
+                    &tile[((static_cast<std::size_t>(y - ty) * s.tile + (x - tx)) * per_pixel + k) *
+                          bytes]);
           ok &= TIFFWriteTile(t, tile.data(), tx, ty, 0, static_cast<std::uint16_t>(p)) >= 0;
         }
   }
@@ -277,7 +282,8 @@ Bytes make_bmp(int w, int h, int bpp, bool top_down) {
     const std::size_t start = b.size();
     for (int x = 0; x < w; ++x)
       for (int c = 0; c < bpp / 8; ++c)
-        b.push_back(static_cast<std::uint8_t>(v[(static_cast<std::size_t>(r) * w + x) * (bpp / 8) + c]));
+        b.push_back(
+            static_cast<std::uint8_t>(v[(static_cast<std::size_t>(r) * w + x) * (bpp / 8) + c]));
     while (b.size() - start < stride) b.push_back(0);
   }
   return b;
@@ -308,13 +314,17 @@ int main(int argc, char** argv) {
   try {
     save("png", "gray8.png", make_png({9, 7, PNG_COLOR_TYPE_GRAY, 8, 1, false, false, false}));
     save("png", "gray1.png", make_png({13, 5, PNG_COLOR_TYPE_GRAY, 1, 1, false, false, false}));
-    save("png", "gray4_interlaced.png", make_png({11, 9, PNG_COLOR_TYPE_GRAY, 4, 1, true, false, false}));
+    save("png", "gray4_interlaced.png",
+         make_png({11, 9, PNG_COLOR_TYPE_GRAY, 4, 1, true, false, false}));
     save("png", "gray16.png", make_png({6, 5, PNG_COLOR_TYPE_GRAY, 16, 1, false, false, false}));
-    save("png", "gray_alpha8.png", make_png({5, 4, PNG_COLOR_TYPE_GRAY_ALPHA, 8, 2, false, false, false}));
-    save("png", "rgb8_interlaced.png", make_png({10, 9, PNG_COLOR_TYPE_RGB, 8, 3, true, false, false}));
+    save("png", "gray_alpha8.png",
+         make_png({5, 4, PNG_COLOR_TYPE_GRAY_ALPHA, 8, 2, false, false, false}));
+    save("png", "rgb8_interlaced.png",
+         make_png({10, 9, PNG_COLOR_TYPE_RGB, 8, 3, true, false, false}));
     save("png", "rgb16.png", make_png({5, 4, PNG_COLOR_TYPE_RGB, 16, 3, false, false, false}));
     save("png", "rgba8.png", make_png({6, 6, PNG_COLOR_TYPE_RGB_ALPHA, 8, 4, false, false, false}));
-    save("png", "palette4_trns.png", make_png({8, 6, PNG_COLOR_TYPE_PALETTE, 4, 1, false, true, true}));
+    save("png", "palette4_trns.png",
+         make_png({8, 6, PNG_COLOR_TYPE_PALETTE, 4, 1, false, true, true}));
     save("png", "palette8.png", make_png({7, 5, PNG_COLOR_TYPE_PALETTE, 8, 1, false, true, false}));
 
     save("jpeg", "gray_baseline.jpg", make_jpeg({16, 8, 1, false, 0, 80}));
@@ -323,14 +333,22 @@ int main(int argc, char** argv) {
     save("jpeg", "gray_progressive_restart.jpg", make_jpeg({24, 16, 1, true, 1, 90}));
     save("jpeg", "rgb_restart.jpg", make_jpeg({32, 16, 3, false, 1, 50}));
 
-    save("tiff", "gray8_strips.tif", make_tiff({9, 7, 1, 8, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, false, 0}));
-    save("tiff", "gray8_miniswhite_lzw.tif", make_tiff({9, 7, 1, 8, PHOTOMETRIC_MINISWHITE, COMPRESSION_LZW, false, 0}));
-    save("tiff", "gray16_tiles.tif", make_tiff({20, 18, 1, 16, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, false, 16}));
-    save("tiff", "gray_alpha8_deflate.tif", make_tiff({6, 5, 2, 8, PHOTOMETRIC_MINISBLACK, COMPRESSION_ADOBE_DEFLATE, false, 0}));
-    save("tiff", "rgb8_packbits.tif", make_tiff({7, 6, 3, 8, PHOTOMETRIC_RGB, COMPRESSION_PACKBITS, false, 0}));
-    save("tiff", "rgb16_planar.tif", make_tiff({5, 4, 3, 16, PHOTOMETRIC_RGB, COMPRESSION_NONE, true, 0}));
-    save("tiff", "rgba8_planar_tiles.tif", make_tiff({17, 16, 4, 8, PHOTOMETRIC_RGB, COMPRESSION_NONE, true, 16}));
-    save("tiff", "ycbcr_jpeg.tif", make_tiff({16, 16, 3, 8, PHOTOMETRIC_YCBCR, COMPRESSION_JPEG, false, 0}));
+    save("tiff", "gray8_strips.tif",
+         make_tiff({9, 7, 1, 8, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, false, 0}));
+    save("tiff", "gray8_miniswhite_lzw.tif",
+         make_tiff({9, 7, 1, 8, PHOTOMETRIC_MINISWHITE, COMPRESSION_LZW, false, 0}));
+    save("tiff", "gray16_tiles.tif",
+         make_tiff({20, 18, 1, 16, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, false, 16}));
+    save("tiff", "gray_alpha8_deflate.tif",
+         make_tiff({6, 5, 2, 8, PHOTOMETRIC_MINISBLACK, COMPRESSION_ADOBE_DEFLATE, false, 0}));
+    save("tiff", "rgb8_packbits.tif",
+         make_tiff({7, 6, 3, 8, PHOTOMETRIC_RGB, COMPRESSION_PACKBITS, false, 0}));
+    save("tiff", "rgb16_planar.tif",
+         make_tiff({5, 4, 3, 16, PHOTOMETRIC_RGB, COMPRESSION_NONE, true, 0}));
+    save("tiff", "rgba8_planar_tiles.tif",
+         make_tiff({17, 16, 4, 8, PHOTOMETRIC_RGB, COMPRESSION_NONE, true, 16}));
+    save("tiff", "ycbcr_jpeg.tif",
+         make_tiff({16, 16, 3, 8, PHOTOMETRIC_YCBCR, COMPRESSION_JPEG, false, 0}));
 
     save("stb", "bmp8_palette.bmp", make_bmp(7, 5, 8, false));
     save("stb", "bmp24.bmp", make_bmp(5, 4, 24, false));

@@ -25,18 +25,22 @@ std::vector<RgbInput> inputs_for(test::Size s, std::uint32_t seed) {
   std::vector<RgbInput> out;
   for (int channels : {3, 4})
     for (std::ptrdiff_t pitch : test::pitches_for(s.width * channels)) {
-      const Image<std::uint8_t> img = test::random_bytes(s.width * channels, s.height, seed++, pitch);
+      const Image<std::uint8_t> img =
+          test::random_bytes(s.width * channels, s.height, seed++, pitch);
       RgbInput in{(channels == 3 ? "rgb" : "rgba") + std::string(" pitch ") + std::to_string(pitch),
-                  std::vector<std::uint8_t>(img.data(), img.data() + img.pitch() * img.height()), {}};
-      in.view = interleaved_rgb(ImageView<const std::uint8_t>(in.bytes.data(), s.width * channels, s.height, pitch),
-                                channels);
+                  std::vector<std::uint8_t>(img.data(), img.data() + img.pitch() * img.height()),
+                  {}};
+      in.view = interleaved_rgb(
+          ImageView<const std::uint8_t>(in.bytes.data(), s.width * channels, s.height, pitch),
+          channels);
       out.push_back(std::move(in));
     }
   // Planar, with an odd plane stride so the planes' alignments differ.
   const std::ptrdiff_t pitch = s.width + 13, stride = pitch * s.height + 7;
   const Image<std::uint8_t> planes = test::random_bytes(static_cast<int>(stride), 3, seed, stride);
   RgbInput in{"planar pitch " + std::to_string(pitch),
-              std::vector<std::uint8_t>(planes.data(), planes.data() + 3 * stride), {}};
+              std::vector<std::uint8_t>(planes.data(), planes.data() + 3 * stride),
+              {}};
   in.view = planar_rgb(in.bytes.data(), s.width, s.height, pitch, stride);
   out.push_back(std::move(in));
   return out;
@@ -53,19 +57,21 @@ TEST(GrayCuda, EveryVariantMatchesCpuExactly) {
         for (const VariantInfo& v : gray_variants())
           for (std::uint8_t poison : kPoisons) {
             // An odd-padded output pitch as well, so output rows are unaligned too.
-            Image<std::uint8_t> actual(s.width, s.height, 0x33, s.width + (poison == kPoisons[0] ? 0 : 5));
+            Image<std::uint8_t> actual(s.width, s.height, 0x33,
+                                       s.width + (poison == kPoisons[0] ? 0 : 5));
             gray_cuda(in.view, w, actual.view(), {v.name, poison});
             ASSERT_TRUE(test::images_equal(expected.cview(), actual.cview()))
-                << v.name << (w == GrayWeighting::Matlab ? " gray " : " darken ") << test::size_name(s) << ' '
-                << in.name << " poison " << int(poison);
+                << v.name << (w == GrayWeighting::Matlab ? " gray " : " darken ")
+                << test::size_name(s) << ' ' << in.name << " poison " << int(poison);
             ++runs;
           }
       }
     }
     seed += 10;
   }
-  std::cout << "AGREEMENT kernels gray/darken: " << runs
-            << " variant runs (all variants x layouts x sizes x poisons) bit-identical to the CPU\n";
+  std::cout
+      << "AGREEMENT kernels gray/darken: " << runs
+      << " variant runs (all variants x layouts x sizes x poisons) bit-identical to the CPU\n";
 }
 
 TEST(GrayCuda, EveryRgbTripleMatchesCpu) {
@@ -77,14 +83,17 @@ TEST(GrayCuda, EveryRgbTripleMatchesCpu) {
     rgb[3 * i + 1] = static_cast<std::uint8_t>(i >> 8);
     rgb[3 * i + 2] = static_cast<std::uint8_t>(i);
   }
-  const RgbView8 view = interleaved_rgb(ImageView<const std::uint8_t>(rgb.data(), 3 * 4096, 4096), 3);
+  const RgbView8 view =
+      interleaved_rgb(ImageView<const std::uint8_t>(rgb.data(), 3 * 4096, 4096), 3);
   for (GrayWeighting w : {GrayWeighting::Matlab, GrayWeighting::Darken}) {
     const Image<std::uint8_t> expected = gray_cpu(view, w);
     for (const VariantInfo& v : gray_variants())
-      EXPECT_TRUE(test::images_equal(expected.cview(), gray_cuda(view, w, {v.name, 0x5A}).cview())) << v.name;
+      EXPECT_TRUE(test::images_equal(expected.cview(), gray_cuda(view, w, {v.name, 0x5A}).cview()))
+          << v.name;
   }
   if (!HasFailure())
-    std::cout << "AGREEMENT kernels gray/darken: all 2^24 RGB triples bit-identical to the CPU for every variant\n";
+    std::cout << "AGREEMENT kernels gray/darken: all 2^24 RGB triples bit-identical to the CPU for "
+                 "every variant\n";
 }
 
 // Checked before any device work, so it runs (and must pass) without a GPU too.

@@ -28,15 +28,14 @@ Image<std::uint8_t> gray_of_pixels(const std::vector<Case>& cases, GrayWeighting
 TEST(GrayCpu, MatlabWeightingHandComputed) {
   // Exact weighted sums (coefficients of spec §2), rounded half away from zero:
   const std::vector<Case> cases = {
-      {0, 0, 0, 0},
-      {255, 0, 0, 76},      // 76.2287
-      {0, 255, 0, 150},     // 149.6960
-      {0, 0, 255, 29},      // 29.0753
-      {100, 150, 200, 141}, // 140.7542
-      {1, 1, 1, 1},         // 0.999999999999999
-      {255, 255, 255, 255}, // 254.99999999999974
-      {255, 206, 117, 211}, // 210.5000046, the triple closest to a tie
-      {3, 7, 11, 6},        // 6.2603
+      {0, 0, 0, 0},         {255, 0, 0, 76},  // 76.2287
+      {0, 255, 0, 150},                       // 149.6960
+      {0, 0, 255, 29},                        // 29.0753
+      {100, 150, 200, 141},                   // 140.7542
+      {1, 1, 1, 1},                           // 0.999999999999999
+      {255, 255, 255, 255},                   // 254.99999999999974
+      {255, 206, 117, 211},                   // 210.5000046, the triple closest to a tie
+      {3, 7, 11, 6},                          // 6.2603
   };
   const Image<std::uint8_t> g = gray_of_pixels(cases, GrayWeighting::Matlab);
   for (std::size_t i = 0; i < cases.size(); ++i)
@@ -94,9 +93,10 @@ TEST(GrayCpu, LayoutsAndPitchesAgree) {
         ASSERT_EQ(expected(y, x), weighting == GrayWeighting::Matlab ? rgb_to_gray_matlab(r, g, b)
                                                                      : gray_darken_exact(r, g, b));
       }
-    EXPECT_TRUE(test::images_equal(expected.cview(), gray_cpu(interleaved_rgb(rgba.cview(), 4), weighting).cview()));
     EXPECT_TRUE(test::images_equal(expected.cview(),
-                                   gray_cpu(planar_rgb(planes.data(), w, h, w, w * h), weighting).cview()));
+                                   gray_cpu(interleaved_rgb(rgba.cview(), 4), weighting).cview()));
+    EXPECT_TRUE(test::images_equal(
+        expected.cview(), gray_cpu(planar_rgb(planes.data(), w, h, w, w * h), weighting).cview()));
     // A padded output pitch: the padding is left alone.
     Image<std::uint8_t> padded(w, h, 0x77, w + 3);
     gray_cpu(interleaved_rgb(rgb.cview(), 3), weighting, padded.view());
@@ -108,7 +108,9 @@ TEST(GrayCpu, LayoutsAndPitchesAgree) {
 TEST(GrayCpu, RejectsBadInput) {
   const std::vector<std::uint8_t> px(64, 1);
   for (int channels : {1, 2, 5})
-    EXPECT_THROW(interleaved_rgb(ImageView<const std::uint8_t>(px.data(), 2 * channels, 2), channels), InputError)
+    EXPECT_THROW(
+        interleaved_rgb(ImageView<const std::uint8_t>(px.data(), 2 * channels, 2), channels),
+        InputError)
         << channels << " channels";
   EXPECT_THROW(interleaved_rgb(ImageView<const std::uint8_t>(px.data(), 0, 2), 3), InputError);
   EXPECT_THROW(interleaved_rgb(ImageView<const std::uint8_t>(px.data(), 6, 0), 3), InputError);
@@ -122,8 +124,8 @@ TEST(GrayCpu, RejectsBadInput) {
     EXPECT_NE(std::string(e.what()).find("got 1 channel"), std::string::npos) << e.what();
   }
   Image<std::uint8_t> wrong(3, 2);
-  EXPECT_THROW(gray_cpu(interleaved_rgb(ImageView<const std::uint8_t>(px.data(), 6, 2), 3), GrayWeighting::Matlab,
-                        wrong.view()),
+  EXPECT_THROW(gray_cpu(interleaved_rgb(ImageView<const std::uint8_t>(px.data(), 6, 2), 3),
+                        GrayWeighting::Matlab, wrong.view()),
                InvalidArgument);
 }
 

@@ -18,25 +18,28 @@ TEST(HistogramCuda, EveryVariantMatchesCpuOnAdversarialImages) {
   MAD_REQUIRE_GPU();
   std::vector<test::Size> sizes = test::issue_sizes();
   sizes.insert(sizes.end(), {{1, 1000}, {1000, 1}, {1, 4099}, {4099, 1}, {255, 257}});
-  std::uint32_t seed = test::announce_seed("HistogramCuda.EveryVariantMatchesCpuOnAdversarialImages", 4701);
+  std::uint32_t seed =
+      test::announce_seed("HistogramCuda.EveryVariantMatchesCpuOnAdversarialImages", 4701);
   long long runs = 0;
   for (const test::Size s : sizes)
     for (HistogramPattern pattern : all_histogram_patterns())
       for (std::ptrdiff_t pitch : test::pitches_for(s.width)) {
-        const Image<std::uint8_t> img = make_histogram_pattern(pattern, s.width, s.height, seed++, pitch);
+        const Image<std::uint8_t> img =
+            make_histogram_pattern(pattern, s.width, s.height, seed++, pitch);
         const Histogram expected = histogram_cpu(img.cview());
         for (const VariantInfo& v : histogram_variants())
           for (std::uint8_t poison : kPoisons) {
             const Histogram actual = histogram_cuda(img.cview(), {v.name, poison});
             for (int b = 0; b < kHistogramBins; ++b)
-              ASSERT_EQ(actual[b], expected[b]) << v.name << ' ' << histogram_pattern_name(pattern) << ' '
-                                                << test::size_name(s) << " pitch " << pitch << " bin " << b
-                                                << " poison " << int(poison);
+              ASSERT_EQ(actual[b], expected[b])
+                  << v.name << ' ' << histogram_pattern_name(pattern) << ' ' << test::size_name(s)
+                  << " pitch " << pitch << " bin " << b << " poison " << int(poison);
             ++runs;
           }
       }
   std::cout << "AGREEMENT kernels histogram: " << runs
-            << " variant runs (all variants x 6 adversarial patterns x 10 sizes x 2 pitches x 2 poisons) exact\n";
+            << " variant runs (all variants x 6 adversarial patterns x 10 sizes x 2 pitches x 2 "
+               "poisons) exact\n";
 }
 
 TEST(HistogramCuda, MonochromeExtremesAndFullImages) {

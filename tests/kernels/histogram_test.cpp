@@ -12,9 +12,12 @@
 namespace mad::kernels {
 namespace {
 
-std::uint64_t total(const Histogram& h) { return std::accumulate(h.begin(), h.end(), std::uint64_t{0}); }
+std::uint64_t total(const Histogram& h) {
+  return std::accumulate(h.begin(), h.end(), std::uint64_t{0});
+}
 int nonzero_bins(const Histogram& h) {
-  return static_cast<int>(std::count_if(h.begin(), h.end(), [](std::uint32_t c) { return c != 0; }));
+  return static_cast<int>(
+      std::count_if(h.begin(), h.end(), [](std::uint32_t c) { return c != 0; }));
 }
 
 TEST(HistogramCpu, HandComputed) {
@@ -56,9 +59,11 @@ TEST(HistogramCpu, PatternShapes) {
   const Histogram gh = hist(HistogramPattern::GradientHorizontal);
   EXPECT_EQ(nonzero_bins(gh), 256);
   EXPECT_EQ(gh[0], static_cast<std::uint32_t>(h * 6));  // round(255 x / 2559) == 0 for x <= 5
-  const Histogram gv = histogram_cpu(make_histogram_pattern(HistogramPattern::GradientVertical, 3, 256, seed).cview());
+  const Histogram gv = histogram_cpu(
+      make_histogram_pattern(HistogramPattern::GradientVertical, 3, 256, seed).cview());
   for (int v = 0; v < 256; ++v) EXPECT_EQ(gv[v], 3u) << v;  // one row per value
-  for (HistogramPattern p : all_histogram_patterns()) EXPECT_EQ(total(hist(p)), std::uint64_t(w) * h) << histogram_pattern_name(p);
+  for (HistogramPattern p : all_histogram_patterns())
+    EXPECT_EQ(total(hist(p)), std::uint64_t(w) * h) << histogram_pattern_name(p);
   const Histogram random = hist(HistogramPattern::UniformRandom);
   EXPECT_EQ(nonzero_bins(random), 256);  // an empty bin has probability ~256 e^-90
 }

@@ -27,7 +27,8 @@ TEST(KernelBenchCuda, TimesEveryKernel) {
   options.repeats = 5;
   const Image<std::uint8_t> rgb = test::random_bytes(3 * 640, 480, 5101);
   const Image<std::uint8_t> gray = test::random_bytes(640, 480, 5102);
-  const KernelTiming g = bench_gray(interleaved_rgb(rgb.cview(), 3), GrayWeighting::Darken, "", options);
+  const KernelTiming g =
+      bench_gray(interleaved_rgb(rgb.cview(), 3), GrayWeighting::Darken, "", options);
   expect_consistent(g, options.repeats);
   EXPECT_EQ(g.kernel, "darken");
   EXPECT_EQ(g.bytes_read, 3u * 640 * 480);

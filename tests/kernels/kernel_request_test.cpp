@@ -49,7 +49,8 @@ TEST(KernelRequest, ParsesNames) {
   EXPECT_THROW(parse_kernel_kind("blur"), InvalidArgument);
   EXPECT_EQ(parse_backend("cpu"), Backend::Cpu);
   EXPECT_THROW(parse_backend("gpu"), InvalidArgument);
-  for (KernelKind kind : all_kernel_kinds()) EXPECT_EQ(parse_kernel_kind(kernel_kind_name(kind)), kind);
+  for (KernelKind kind : all_kernel_kinds())
+    EXPECT_EQ(parse_kernel_kind(kernel_kind_name(kind)), kind);
 }
 
 TEST(KernelRequest, ValidatesArguments) {
@@ -58,7 +59,7 @@ TEST(KernelRequest, ValidatesArguments) {
   KernelArgs no_input = args("gray");
   no_input.input.clear();
   EXPECT_THROW(make_kernel_request(no_input), InvalidArgument);
-  EXPECT_THROW(make_kernel_request(args("gray", "")), InvalidArgument);   // image kernels need OUT
+  EXPECT_THROW(make_kernel_request(args("gray", "")), InvalidArgument);  // image kernels need OUT
   EXPECT_NO_THROW(make_kernel_request(args("histogram", "")));           // histogram prints
   KernelArgs window_for_gray = args("gray");
   window_for_gray.window = 5;
@@ -96,10 +97,14 @@ TEST(KernelRequest, VariantListing) {
     for (KernelKind kind : all_kernel_kinds()) {
       const auto variants = list_variants(kind);
       ASSERT_FALSE(variants.empty());
-      EXPECT_EQ(std::count_if(variants.begin(), variants.end(), [](const VariantInfo& v) { return v.is_default; }), 1);
-      for (const VariantInfo& v : variants) EXPECT_NE(listing.find(v.name), std::string::npos) << v.name;
+      EXPECT_EQ(std::count_if(variants.begin(), variants.end(),
+                              [](const VariantInfo& v) { return v.is_default; }),
+                1);
+      for (const VariantInfo& v : variants)
+        EXPECT_NE(listing.find(v.name), std::string::npos) << v.name;
     }
-    EXPECT_EQ(list_variants(KernelKind::Nick).size(), 7u);  // methods 1-3 x 2 block shapes + integral
+    EXPECT_EQ(list_variants(KernelKind::Nick).size(),
+              7u);  // methods 1-3 x 2 block shapes + integral
   } else {
     EXPECT_NE(listing.find("no CUDA backend"), std::string::npos);
   }
@@ -114,7 +119,8 @@ TEST(KernelRequest, RunsEachKernelOnTheCpu) {
   KernelOutcome out = run_kernel(r, rgb);
   EXPECT_EQ(out.variant, "cpu");
   ASSERT_EQ(out.image.channels, 1);
-  const Image<std::uint8_t> gray = gray_cpu(interleaved_rgb(view_of(rgb), 3), GrayWeighting::Matlab);
+  const Image<std::uint8_t> gray =
+      gray_cpu(interleaved_rgb(view_of(rgb), 3), GrayWeighting::Matlab);
   EXPECT_TRUE(test::images_equal(gray.cview(), view_of(out.image)));
 
   r.kind = KernelKind::Histogram;  // histogram of an RGB image = histogram of its MATLAB gray
@@ -209,7 +215,8 @@ void write_rgb_tiff(const std::string& path, const RawImage8& img) {
   TIFFSetField(t, TIFFTAG_PLANARCONFIG, PLANARCONFIG_CONTIG);
   TIFFSetField(t, TIFFTAG_ROWSPERSTRIP, img.height);
   for (int y = 0; y < img.height; ++y) {
-    auto* row = const_cast<std::uint8_t*>(img.samples.data()) + static_cast<std::size_t>(y) * img.width * img.channels;
+    auto* row = const_cast<std::uint8_t*>(img.samples.data()) +
+                static_cast<std::size_t>(y) * img.width * img.channels;
     ASSERT_EQ(TIFFWriteScanline(t, row, y, 0), 1);
   }
   TIFFClose(t);
@@ -231,14 +238,16 @@ TEST(KernelRequest, FilesInEachFormat) {
   for (const std::string& path : files) {
     const RawImage8 loaded = load_raw_image8(path);
     ASSERT_EQ(loaded.channels, 3) << path;
-    if (path.find(".jpg") == std::string::npos) EXPECT_EQ(loaded.samples, rgb.samples) << path;  // lossless
+    if (path.find(".jpg") == std::string::npos)
+      EXPECT_EQ(loaded.samples, rgb.samples) << path;  // lossless
     KernelRequest r = make_kernel_request(args("darken", dir.file("out.png")));
     r.backend = Backend::Cpu;
     const KernelOutcome out = run_kernel(r, loaded);
     save_png8(r.output, out.image);
     const RawImage8 back = load_raw_image8(r.output);
-    EXPECT_TRUE(test::images_equal(gray_cpu(interleaved_rgb(view_of(loaded), 3), GrayWeighting::Darken).cview(),
-                                   view_of(back)))
+    EXPECT_TRUE(test::images_equal(
+        gray_cpu(interleaved_rgb(view_of(loaded), 3), GrayWeighting::Darken).cview(),
+        view_of(back)))
         << path;
   }
 }

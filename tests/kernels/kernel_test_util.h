@@ -22,9 +22,13 @@ struct Size {
 
 // The sizes every kernel is checked at: one pixel, tiny odd, prime-ish odd, full HD, and a
 // very wide short strip (wider than any block row, shorter than a 32-row block).
-inline std::vector<Size> issue_sizes() { return {{1, 1}, {7, 3}, {61, 47}, {1920, 1080}, {8193, 17}}; }
+inline std::vector<Size> issue_sizes() {
+  return {{1, 1}, {7, 3}, {61, 47}, {1920, 1080}, {8193, 17}};
+}
 
-inline std::string size_name(Size s) { return std::to_string(s.width) + "x" + std::to_string(s.height); }
+inline std::string size_name(Size s) {
+  return std::to_string(s.width) + "x" + std::to_string(s.height);
+}
 
 // A seed derived from the test's position, printed once so the run can be reproduced.
 inline std::uint32_t announce_seed(const std::string& what, std::uint32_t seed) {
@@ -33,7 +37,8 @@ inline std::uint32_t announce_seed(const std::string& what, std::uint32_t seed) 
 }
 
 // Uniform random bytes; `width` counts samples, `pitch` (0 = width) pads rows with 0xEE.
-inline Image<std::uint8_t> random_bytes(int width, int height, std::uint32_t seed, std::ptrdiff_t pitch = 0) {
+inline Image<std::uint8_t> random_bytes(int width, int height, std::uint32_t seed,
+                                        std::ptrdiff_t pitch = 0) {
   Image<std::uint8_t> img(width, height, 0xEE, pitch);
   std::mt19937 rng(seed);
   std::uniform_int_distribution<int> dist(0, 255);
@@ -44,23 +49,26 @@ inline Image<std::uint8_t> random_bytes(int width, int height, std::uint32_t see
 
 // Pitch choices: tight (odd widths give unaligned rows), and padded by 13 bytes (odd, so the
 // row starts shift their alignment from row to row).
-inline std::vector<std::ptrdiff_t> pitches_for(int row_bytes) { return {row_bytes, row_bytes + 13}; }
+inline std::vector<std::ptrdiff_t> pitches_for(int row_bytes) {
+  return {row_bytes, row_bytes + 13};
+}
 
 // Exact equality of two byte images; on failure names the first differing sample and the
 // number of differing samples.
 inline ::testing::AssertionResult images_equal(ImageView<const std::uint8_t> expected,
                                                ImageView<const std::uint8_t> actual) {
   if (expected.width != actual.width || expected.height != actual.height)
-    return ::testing::AssertionFailure() << "shape " << actual.width << "x" << actual.height << " != expected "
-                                         << expected.width << "x" << expected.height;
+    return ::testing::AssertionFailure()
+           << "shape " << actual.width << "x" << actual.height << " != expected " << expected.width
+           << "x" << expected.height;
   long long bad = 0;
   std::ostringstream first;
   for (int y = 0; y < expected.height; ++y)
     for (int x = 0; x < expected.width; ++x)
       if (expected(y, x) != actual(y, x)) {
         if (bad++ == 0)
-          first << "first at (y=" << y << ", x=" << x << "): expected " << int(expected(y, x)) << ", got "
-                << int(actual(y, x));
+          first << "first at (y=" << y << ", x=" << x << "): expected " << int(expected(y, x))
+                << ", got " << int(actual(y, x));
       }
   if (bad == 0) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << bad << " differing samples; " << first.str();

@@ -21,22 +21,27 @@ TEST(KernelsCudaSanitizer, EveryVariantOnSmallImages) {
   std::uint32_t seed = test::announce_seed("KernelsCudaSanitizer.EveryVariantOnSmallImages", 5001);
   for (const test::Size s : {test::Size{7, 3}, test::Size{61, 47}, test::Size{37, 70}}) {
     for (std::ptrdiff_t extra : {0, 13}) {
-      const Image<std::uint8_t> rgb = test::random_bytes(3 * s.width, s.height, seed++, 3 * s.width + extra);
+      const Image<std::uint8_t> rgb =
+          test::random_bytes(3 * s.width, s.height, seed++, 3 * s.width + extra);
       const RgbView8 view = interleaved_rgb(rgb.cview(), 3);
       const Image<std::uint8_t> gray = gray_cpu(view, GrayWeighting::Matlab);
       for (const VariantInfo& v : gray_variants())
-        EXPECT_TRUE(test::images_equal(gray.cview(), gray_cuda(view, GrayWeighting::Matlab, {v.name, 0x5A}).cview()))
+        EXPECT_TRUE(test::images_equal(
+            gray.cview(), gray_cuda(view, GrayWeighting::Matlab, {v.name, 0x5A}).cview()))
             << "gray " << v.name;
       for (const VariantInfo& v : histogram_variants())
-        EXPECT_EQ(histogram_cuda(gray.cview(), {v.name, 0x5A}), histogram_cpu(gray.cview())) << "histogram " << v.name;
+        EXPECT_EQ(histogram_cuda(gray.cview(), {v.name, 0x5A}), histogram_cpu(gray.cview()))
+            << "histogram " << v.name;
       const Image<std::uint8_t> smooth = smooth_cpu(rgb.cview(), 3);
       for (const VariantInfo& v : smooth_variants())
-        EXPECT_TRUE(test::images_equal(smooth.cview(), smooth_cuda(rgb.cview(), 3, {v.name, 0x5A}).cview()))
+        EXPECT_TRUE(
+            test::images_equal(smooth.cview(), smooth_cuda(rgb.cview(), 3, {v.name, 0x5A}).cview()))
             << "smooth " << v.name;
       const NickParams params{std::min(s.width, s.height), -0.15};
       const Image<std::uint8_t> mask = nick_cpu(gray.cview(), params);
       for (const VariantInfo& v : nick_variants())
-        EXPECT_TRUE(test::images_equal(mask.cview(), nick_cuda(gray.cview(), params, {v.name, 0x5A}).cview()))
+        EXPECT_TRUE(test::images_equal(mask.cview(),
+                                       nick_cuda(gray.cview(), params, {v.name, 0x5A}).cview()))
             << "nick " << v.name;
     }
   }

@@ -25,11 +25,13 @@ std::vector<int> windows_for(test::Size s) {
   const int largest = std::min({s.width, s.height, kNickMaxWindow});
   std::vector<int> out;
   for (int w : {2, 3, 4, 15, 33, 64, largest})
-    if (w >= kNickMinWindow && w <= largest && std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
+    if (w >= kNickMinWindow && w <= largest && std::find(out.begin(), out.end(), w) == out.end())
+      out.push_back(w);
   return out;
 }
 
-long long check_all_variants(const Image<std::uint8_t>& img, const NickParams& params, const std::string& what) {
+long long check_all_variants(const Image<std::uint8_t>& img, const NickParams& params,
+                             const std::string& what) {
   const Image<std::uint8_t> expected = nick_cpu(img.cview(), params);
   long long runs = 0;
   for (const VariantInfo& v : nick_variants())
@@ -37,7 +39,8 @@ long long check_all_variants(const Image<std::uint8_t>& img, const NickParams& p
       Image<std::uint8_t> actual(img.width(), img.height(), 0x33, img.pitch());
       nick_cuda(img.cview(), params, actual.view(), {v.name, poison});
       EXPECT_TRUE(test::images_equal(expected.cview(), actual.cview()))
-          << v.name << ' ' << what << " w=" << params.window << " k=" << params.k << " poison " << int(poison);
+          << v.name << ' ' << what << " w=" << params.window << " k=" << params.k << " poison "
+          << int(poison);
       ++runs;
     }
   return runs;
@@ -61,11 +64,13 @@ TEST(NickCuda, EveryVariantMatchesCpuExactly) {
           // The full-HD image is costly for method 1 at w = 101; one k is enough there.
           if (s.width * s.height > 1000000 && window > 33 && k != kKs[0]) continue;
           const Image<std::uint8_t> img = test::random_bytes(s.width, s.height, seed++, pitch);
-          runs += check_all_variants(img, {window, k}, test::size_name(s) + " pitch " + std::to_string(pitch));
+          runs += check_all_variants(img, {window, k},
+                                     test::size_name(s) + " pitch " + std::to_string(pitch));
         }
   }
   if (!HasFailure())
-    std::cout << "AGREEMENT kernels nick: " << runs << " variant runs (7 variants x sizes x windows 2..101 x k"
+    std::cout << "AGREEMENT kernels nick: " << runs
+              << " variant runs (7 variants x sizes x windows 2..101 x k"
               << " x pitches x poisons) bit-identical to the CPU\n";
 }
 
@@ -77,7 +82,8 @@ TEST(NickCuda, ExactTiesMatchCpu) {
                                  std::pair<std::array<int, 4>, double>{{9, 3, 11, 17}, -0.1}}) {
     Image<std::uint8_t> img(64, 38);
     for (int y = 0; y < img.height(); ++y)
-      for (int x = 0; x < img.width(); ++x) img(y, x) = static_cast<std::uint8_t>(block[(y % 2) * 2 + x % 2]);
+      for (int x = 0; x < img.width(); ++x)
+        img(y, x) = static_cast<std::uint8_t>(block[(y % 2) * 2 + x % 2]);
     const Image<std::uint8_t> mask = nick_cpu(img.cview(), {2, k});
     EXPECT_EQ(mask(0, 0), 0);  // the tie itself
     check_all_variants(img, {2, k}, "tie pattern");
@@ -85,9 +91,11 @@ TEST(NickCuda, ExactTiesMatchCpu) {
   // Flat images: all-zero (T = 0 = p everywhere) and all-200 (every pixel above T).
   for (int value : {0, 200}) {
     const Image<std::uint8_t> flat(45, 33, static_cast<std::uint8_t>(value));
-    for (int window : {2, 17, 33}) check_all_variants(flat, {window, -0.2}, "flat " + std::to_string(value));
+    for (int window : {2, 17, 33})
+      check_all_variants(flat, {window, -0.2}, "flat " + std::to_string(value));
   }
-  if (!HasFailure()) std::cout << "AGREEMENT kernels nick: exact ties and flat images identical to the CPU\n";
+  if (!HasFailure())
+    std::cout << "AGREEMENT kernels nick: exact ties and flat images identical to the CPU\n";
 }
 
 }  // namespace

@@ -74,8 +74,10 @@ Image<std::uint8_t> nick_direct(const Image<std::uint8_t>& img, const NickParams
     for (int x = 0; x < img.width(); ++x) {
       std::uint64_t s = 0, s2 = 0;
       std::uint32_t n = 0;
-      for (int yy = std::max(0, y - nick_before(p.window)); yy <= std::min(img.height() - 1, y + nick_after(p.window)); ++yy)
-        for (int xx = std::max(0, x - nick_before(p.window)); xx <= std::min(img.width() - 1, x + nick_after(p.window)); ++xx) {
+      for (int yy = std::max(0, y - nick_before(p.window));
+           yy <= std::min(img.height() - 1, y + nick_after(p.window)); ++yy)
+        for (int xx = std::max(0, x - nick_before(p.window));
+             xx <= std::min(img.width() - 1, x + nick_after(p.window)); ++xx) {
           s += img(yy, xx);
           s2 += img(yy, xx) * img(yy, xx);
           ++n;
@@ -92,8 +94,10 @@ TEST(NickCpu, IntegralSumsEqualDirectSums) {
     for (int window : {2, 3, 4, 7, 15, 101}) {
       if (window > s.width || window > s.height) continue;
       for (double k : {-0.2, -0.137, -0.01}) {
-        const Image<std::uint8_t> img = test::random_bytes(s.width, s.height, seed + run++, s.width + 3);
-        EXPECT_TRUE(test::images_equal(nick_direct(img, {window, k}).cview(), nick_cpu(img.cview(), {window, k}).cview()))
+        const Image<std::uint8_t> img =
+            test::random_bytes(s.width, s.height, seed + run++, s.width + 3);
+        EXPECT_TRUE(test::images_equal(nick_direct(img, {window, k}).cview(),
+                                       nick_cpu(img.cview(), {window, k}).cview()))
             << test::size_name(s) << " w=" << window << " k=" << k;
       }
     }

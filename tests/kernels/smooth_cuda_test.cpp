@@ -21,20 +21,22 @@ TEST(SmoothCuda, EveryVariantMatchesCpuExactly) {
   for (const test::Size s : sizes)
     for (int channels : {1, 3, 4})
       for (std::ptrdiff_t pitch : test::pitches_for(s.width * channels)) {
-        const Image<std::uint8_t> img = test::random_bytes(s.width * channels, s.height, seed++, pitch);
+        const Image<std::uint8_t> img =
+            test::random_bytes(s.width * channels, s.height, seed++, pitch);
         const Image<std::uint8_t> expected = smooth_cpu(img.cview(), channels);
         for (const VariantInfo& v : smooth_variants())
           for (std::uint8_t poison : kPoisons) {
             Image<std::uint8_t> actual(s.width * channels, s.height, 0x33, pitch);
             smooth_cuda(img.cview(), channels, actual.view(), {v.name, poison});
             ASSERT_TRUE(test::images_equal(expected.cview(), actual.cview()))
-                << v.name << ' ' << test::size_name(s) << " channels " << channels << " pitch " << pitch
-                << " poison " << int(poison);
+                << v.name << ' ' << test::size_name(s) << " channels " << channels << " pitch "
+                << pitch << " poison " << int(poison);
             ++runs;
           }
       }
   std::cout << "AGREEMENT kernels smooth: " << runs
-            << " variant runs (all variants x 11 sizes x 1/3/4 channels x 2 pitches x 2 poisons) bit-identical\n";
+            << " variant runs (all variants x 11 sizes x 1/3/4 channels x 2 pitches x 2 poisons) "
+               "bit-identical\n";
 }
 
 TEST(SmoothCuda, ExtremeValuesMatchCpu) {
@@ -46,7 +48,9 @@ TEST(SmoothCuda, ExtremeValuesMatchCpu) {
   for (const Image<std::uint8_t>* img : {&white, &board}) {
     const Image<std::uint8_t> expected = smooth_cpu(img->cview(), 1);
     for (const VariantInfo& v : smooth_variants())
-      EXPECT_TRUE(test::images_equal(expected.cview(), smooth_cuda(img->cview(), 1, {v.name, 0x5A}).cview())) << v.name;
+      EXPECT_TRUE(test::images_equal(expected.cview(),
+                                     smooth_cuda(img->cview(), 1, {v.name, 0x5A}).cview()))
+          << v.name;
   }
 }
 

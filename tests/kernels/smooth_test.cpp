@@ -62,8 +62,10 @@ TEST(SmoothCpu, ClosedFormWeightSumMatchesDirectSum) {
           int direct = 0;
           for (int dy = -2; dy <= 2; ++dy)
             for (int dx = -2; dx <= 2; ++dx)
-              if (y + dy >= 0 && y + dy < h && x + dx >= 0 && x + dx < w) direct += smooth_weight(dy, dx);
-          ASSERT_EQ(smooth_weight_sum_at(y, x, h, w), direct) << w << "x" << h << " at " << y << "," << x;
+              if (y + dy >= 0 && y + dy < h && x + dx >= 0 && x + dx < w)
+                direct += smooth_weight(dy, dx);
+          ASSERT_EQ(smooth_weight_sum_at(y, x, h, w), direct)
+              << w << "x" << h << " at " << y << "," << x;
         }
 }
 
@@ -71,7 +73,8 @@ TEST(SmoothCpu, ChannelsAreIndependent) {
   const std::uint32_t seed = test::announce_seed("SmoothCpu.ChannelsAreIndependent", 4301);
   const int w = 23, h = 11;
   for (int channels = 2; channels <= 4; ++channels) {
-    const Image<std::uint8_t> img = test::random_bytes(w * channels, h, seed + channels, w * channels + 3);
+    const Image<std::uint8_t> img =
+        test::random_bytes(w * channels, h, seed + channels, w * channels + 3);
     const Image<std::uint8_t> out = smooth_cpu(img.cview(), channels);
     for (int c = 0; c < channels; ++c) {
       Image<std::uint8_t> plane(w, h);
@@ -92,7 +95,8 @@ TEST(SmoothCpu, RejectsBadInput) {
   EXPECT_THROW(smooth_cpu(ImageView<const std::uint8_t>(px.data(), 0, 2), 1), InputError);
   EXPECT_THROW(smooth_cpu(ImageView<const std::uint8_t>(px.data(), 7, 2), 3), InvalidArgument);
   Image<std::uint8_t> wrong(4, 2);
-  EXPECT_THROW(smooth_cpu(ImageView<const std::uint8_t>(px.data(), 5, 2), 1, wrong.view()), InvalidArgument);
+  EXPECT_THROW(smooth_cpu(ImageView<const std::uint8_t>(px.data(), 5, 2), 1, wrong.view()),
+               InvalidArgument);
 }
 
 }  // namespace

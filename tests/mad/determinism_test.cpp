@@ -18,7 +18,9 @@
 namespace mad {
 namespace {
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
 
 bool same_bits(const Image<double>& a, const Image<double>& b) {
   if (a.width() != b.width() || a.height() != b.height()) return false;
@@ -51,12 +53,15 @@ struct Pair {
 // two other shapes, one of them 16-bit (double input class).
 std::vector<Pair> test_pairs() {
   const std::string images = test::data_path("reference/images/");
-  auto load = [](const std::string& p) { return std::make_shared<const GrayImage>(load_gray_image(p)); };
+  auto load = [](const std::string& p) {
+    return std::make_shared<const GrayImage>(load_gray_image(p));
+  };
   auto synthetic = [](int w, int h, std::uint32_t seed, int bits) {
     Image<double> img = test::random_image(w, h, seed);
     if (bits == 16)
       for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w; ++x) img(y, x) = img(y, x) * (250.0 / 255.0) + 0.3;  // non-integer values on 0..255
+        for (int x = 0; x < w; ++x)
+          img(y, x) = img(y, x) * (250.0 / 255.0) + 0.3;  // non-integer values on 0..255
     return std::make_shared<const GrayImage>(make_gray_image(std::move(img), bits));
   };
   const auto rocket = load(images + "rocket_333x257.png");

@@ -46,7 +46,8 @@ TEST_P(ReferencePairs, MatchTheOriginalWithin1e9) {
     EXPECT_LE(rel_err(r.hi, want_hi), kGoldenRelTol) << r.hi << " vs " << want_hi;
     EXPECT_LE(rel_err(r.lo, want_lo), kGoldenRelTol) << r.lo << " vs " << want_lo;
     EXPECT_LE(rel_err(r.sig, row.sig), as_double ? 1e-3 : kGoldenRelTol);
-    worst = std::max({worst, rel_err(r.mad, want_mad), rel_err(r.hi, want_hi), rel_err(r.lo, want_lo)});
+    worst =
+        std::max({worst, rel_err(r.mad, want_mad), rel_err(r.hi, want_hi), rel_err(r.lo, want_lo)});
   }
   std::printf("worst relative error vs the original (%s input): %.3g\n",
               as_double ? "double" : "uint8", worst);

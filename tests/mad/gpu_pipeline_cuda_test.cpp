@@ -48,7 +48,8 @@ void compare(const GrayImage& ref, const GrayImage& dst, Precision p, Worst& wor
   const double tol = p == Precision::Double ? kDoubleRelTol : kFloatRelTol;
   EXPECT_EQ(gpu.backend, Backend::Cuda);
   // LO of pairs whose subbands are pure rounding noise is compared absolutely (spec §7).
-  const double e_hi = rel(gpu.hi, cpu.hi), e_lo = rel(gpu.lo, cpu.lo), e_mad = rel(gpu.mad, cpu.mad);
+  const double e_hi = rel(gpu.hi, cpu.hi), e_lo = rel(gpu.lo, cpu.lo),
+               e_mad = rel(gpu.mad, cpu.mad);
   EXPECT_LE(e_hi, tol) << gpu.hi << " vs " << cpu.hi;
   EXPECT_LE(e_lo, tol) << gpu.lo << " vs " << cpu.lo;
   EXPECT_LE(e_mad, tol) << gpu.mad << " vs " << cpu.mad;
@@ -73,8 +74,9 @@ TEST_P(GpuPipeline, ReferencePairsMatchTheCpu) {
     const GrayImage dst = load_gray_image(test::data_path("reference/images/" + row.dist));
     compare(ref, dst, GetParam(), worst, row.ref.rfind("rocket", 0) == 0);
   }
-  std::printf("AGREEMENT gpu-%s vs cpu, 25 reference pairs: worst score rel %.3g, worst map abs %.3g\n",
-              to_string(GetParam()).c_str(), worst.score, worst.map);
+  std::printf(
+      "AGREEMENT gpu-%s vs cpu, 25 reference pairs: worst score rel %.3g, worst map abs %.3g\n",
+      to_string(GetParam()).c_str(), worst.score, worst.map);
 }
 
 TEST_P(GpuPipeline, SyntheticAndRandomPairsAtAwkwardSizes) {
@@ -84,7 +86,8 @@ TEST_P(GpuPipeline, SyntheticAndRandomPairsAtAwkwardSizes) {
   for (const auto& v : variants) {
     auto p = test::make_synthetic_pair(v[0], v[1], v[2]);
     SCOPED_TRACE(std::to_string(v[0]) + "x" + std::to_string(v[1]));
-    compare(make_gray_image(std::move(p.ref)), make_gray_image(std::move(p.dst)), GetParam(), worst);
+    compare(make_gray_image(std::move(p.ref)), make_gray_image(std::move(p.dst)), GetParam(),
+            worst);
   }
   const int sizes[][2] = {{34, 34}, {35, 61}, {257, 333}, {384, 512}, {512, 512}, {1080, 800}};
   for (const auto& s : sizes) {
@@ -94,8 +97,10 @@ TEST_P(GpuPipeline, SyntheticAndRandomPairsAtAwkwardSizes) {
     BenchPair bp = make_bench_pair(s[0], s[1], seed);
     compare(bp.ref, bp.dst, GetParam(), worst, s[0] * s[1] <= 512 * 512);
   }
-  std::printf("AGREEMENT gpu-%s vs cpu, synthetic+random pairs 34x34..1080x800: worst score rel %.3g, worst map abs %.3g\n",
-              to_string(GetParam()).c_str(), worst.score, worst.map);
+  std::printf(
+      "AGREEMENT gpu-%s vs cpu, synthetic+random pairs 34x34..1080x800: worst score rel %.3g, "
+      "worst map abs %.3g\n",
+      to_string(GetParam()).c_str(), worst.score, worst.map);
 }
 
 TEST_P(GpuPipeline, RunToRunAndBatchAreBitIdentical) {
@@ -117,7 +122,8 @@ TEST_P(GpuPipeline, RunToRunAndBatchAreBitIdentical) {
   auto ref0 = std::make_shared<GrayImage>(pairs[0].ref);
   std::vector<BatchScorer::Finished> done;
   std::vector<std::pair<std::size_t, std::size_t>> plan;  // (ref index, dst index)
-  for (int i = 0; i < 9; ++i) plan.push_back({i < 5 ? 0u : static_cast<std::size_t>(i % 3), static_cast<std::size_t>(i % 3)});
+  for (int i = 0; i < 9; ++i)
+    plan.push_back({i < 5 ? 0u : static_cast<std::size_t>(i % 3), static_cast<std::size_t>(i % 3)});
   for (std::size_t t = 0; t < plan.size(); ++t) {
     auto ref = plan[t].first == 0 ? ref0 : std::make_shared<GrayImage>(pairs[plan[t].first].ref);
     auto dst = std::make_shared<GrayImage>(pairs[plan[t].second].dst);
@@ -156,7 +162,8 @@ TEST(GpuPipelineSanitizer, OnePairOfEachSize) {
 TEST(GpuPipelineVariants, EveryVariantMatchesTheCpu) {
   MAD_REQUIRE_GPU();
   const GrayImage ref = load_gray_image(test::data_path("reference/images/rocket_333x257.png"));
-  const GrayImage dst = load_gray_image(test::data_path("reference/images/rocket_333x257__jpeg_q30.png"));
+  const GrayImage dst =
+      load_gray_image(test::data_path("reference/images/rocket_333x257__jpeg_q30.png"));
   const ScoreResult cpu = score(ref, dst, options(Backend::Cpu));
   for (const char* a5 : {"a5-original", "a5-shared", "a5-fast"}) {
     for (const char* det : {"det-original", "det-shared", "det-fast", "det-fast-8x8"}) {

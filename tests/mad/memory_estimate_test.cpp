@@ -47,8 +47,12 @@ void counted_free(void* p) noexcept {
 
 }  // namespace
 
-void* operator new(std::size_t n) { return counted_alloc(n); }
-void* operator new[](std::size_t n) { return counted_alloc(n); }
+void* operator new(std::size_t n) {
+  return counted_alloc(n);
+}
+void* operator new[](std::size_t n) {
+  return counted_alloc(n);
+}
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
   try {
     return counted_alloc(n);
@@ -56,13 +60,27 @@ void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
     return nullptr;
   }
 }
-void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept { return operator new(n, t); }
-void operator delete(void* p) noexcept { counted_free(p); }
-void operator delete[](void* p) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { counted_free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+void* operator new[](std::size_t n, const std::nothrow_t& t) noexcept {
+  return operator new(n, t);
+}
+void operator delete(void* p) noexcept {
+  counted_free(p);
+}
+void operator delete[](void* p) noexcept {
+  counted_free(p);
+}
+void operator delete(void* p, std::size_t) noexcept {
+  counted_free(p);
+}
+void operator delete[](void* p, std::size_t) noexcept {
+  counted_free(p);
+}
+void operator delete(void* p, const std::nothrow_t&) noexcept {
+  counted_free(p);
+}
+void operator delete[](void* p, const std::nothrow_t&) noexcept {
+  counted_free(p);
+}
 
 namespace mad {
 namespace {
@@ -115,7 +133,8 @@ TEST(CpuMemoryEstimate, BoundsTheMeasuredPeakHeapOfTheCpuPath) {
       const std::size_t model1 = m1.caches + m1.working;
       const std::size_t measured = measured_cpu_peak(width, height, threads, maps);
       EXPECT_LE(measured, model + kSmallAllocations);
-      EXPECT_GE(static_cast<double>(measured), (1.0 - kCpuModelSlack) * static_cast<double>(model1));
+      EXPECT_GE(static_cast<double>(measured),
+                (1.0 - kCpuModelSlack) * static_cast<double>(model1));
       EXPECT_EQ(m.images, 2u * width * height * sizeof(double));
     }
   }

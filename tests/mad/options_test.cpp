@@ -8,10 +8,12 @@ namespace mad {
 namespace {
 
 TEST(Options, ParseRoundTrips) {
-  for (auto v : {MadVersion::V2010, MadVersion::V2011}) EXPECT_EQ(parse_mad_version(to_string(v)), v);
+  for (auto v : {MadVersion::V2010, MadVersion::V2011})
+    EXPECT_EQ(parse_mad_version(to_string(v)), v);
   for (auto c : {InputClass::Auto, InputClass::Uint8, InputClass::Double})
     EXPECT_EQ(parse_input_class(to_string(c)), c);
-  for (auto b : {Backend::Auto, Backend::Cpu, Backend::Cuda}) EXPECT_EQ(parse_backend(to_string(b)), b);
+  for (auto b : {Backend::Auto, Backend::Cpu, Backend::Cuda})
+    EXPECT_EQ(parse_backend(to_string(b)), b);
   for (auto p : {Precision::Double, Precision::Float}) EXPECT_EQ(parse_precision(to_string(p)), p);
 }
 
@@ -45,7 +47,9 @@ TEST(Validate, InputClassResolution) {
   EXPECT_THROW(resolve_input_class(g16, g16, InputClass::Uint8), InvalidArgument);
 }
 
-TEST(Validate, CpuBackendAlwaysResolves) { EXPECT_EQ(resolve_backend(Backend::Cpu), Backend::Cpu); }
+TEST(Validate, CpuBackendAlwaysResolves) {
+  EXPECT_EQ(resolve_backend(Backend::Cpu), Backend::Cpu);
+}
 
 }  // namespace
 }  // namespace mad

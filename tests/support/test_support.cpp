@@ -30,7 +30,8 @@ Image<double> load_reference_map(const std::string& name) {
   if (!in || std::memcmp(magic, "MADMAPv1", 8) != 0) throw std::runtime_error("bad map " + path);
   const int rows = static_cast<int>(dims[0]), cols = static_cast<int>(dims[1]);
   Image<double> img(cols, rows);
-  in.read(reinterpret_cast<char*>(img.data()), static_cast<std::streamsize>(sizeof(double)) * rows * cols);
+  in.read(reinterpret_cast<char*>(img.data()),
+          static_cast<std::streamsize>(sizeof(double)) * rows * cols);
   if (!in) throw std::runtime_error("truncated map " + path);
   return img;
 }
@@ -68,8 +69,12 @@ std::vector<ReferenceScore> load_reference_scores() {
 
 namespace {
 // MATLAB round: half away from zero.
-double round_half_away(double v) { return v < 0 ? -std::floor(-v + 0.5) : std::floor(v + 0.5); }
-double clip255(double v) { return v < 0 ? 0 : (v > 255 ? 255 : v); }
+double round_half_away(double v) {
+  return v < 0 ? -std::floor(-v + 0.5) : std::floor(v + 0.5);
+}
+double clip255(double v) {
+  return v < 0 ? 0 : (v > 255 ? 255 : v);
+}
 }  // namespace
 
 SyntheticPair make_synthetic_pair(int rows, int cols, int variant) {
@@ -77,9 +82,9 @@ SyntheticPair make_synthetic_pair(int rows, int cols, int variant) {
   SyntheticPair p{Image<double>(cols, rows), Image<double>(cols, rows)};
   for (int y = 0; y < rows; ++y) {
     for (int x = 0; x < cols; ++x) {
-      const double r = round_half_away(clip255(
-          110.0 + 60.0 * std::sin(2 * kPi * x / 157.0) * std::cos(2 * kPi * y / 131.0) +
-          2.0 * std::sin(1.3 * x + 0.7 * y)));
+      const double r = round_half_away(
+          clip255(110.0 + 60.0 * std::sin(2 * kPi * x / 157.0) * std::cos(2 * kPi * y / 131.0) +
+                  2.0 * std::sin(1.3 * x + 0.7 * y)));
       double n = static_cast<double>((37 * x + 91 * y) % 21) - 10.0;
       if (variant == 2) n *= 2.0;
       double d = round_half_away(clip255(r + n));
@@ -141,6 +146,8 @@ CommandResult run_command(const std::string& command) {
   return r;
 }
 
-bool gpu_available() { return mad::gpu_device_available(); }
+bool gpu_available() {
+  return mad::gpu_device_available();
+}
 
 }  // namespace mad::test

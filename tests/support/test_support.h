@@ -53,7 +53,7 @@ bool gpu_available();
 }  // namespace mad::test
 
 // Skips the current test (never fails) when no GPU is present.
-#define MAD_REQUIRE_GPU()                                               \
-  do {                                                                  \
+#define MAD_REQUIRE_GPU()                                                \
+  do {                                                                   \
     if (!::mad::test::gpu_available()) GTEST_SKIP() << "no CUDA device"; \
   } while (0)

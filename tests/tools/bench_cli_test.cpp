@@ -54,13 +54,40 @@ BenchRun run_bench(const std::string& args) {
   return r;
 }
 
-const std::vector<std::string> kGroups = {"gray", "darken", "histogram", "smooth", "nick", "detection", "a5",
-                                          "csf", "fft", "log_gabor", "appearance", "combine", "pipeline"};
-const std::vector<std::string> kRowFields = {
-    "group", "case", "variant", "backend", "precision", "width", "height", "threads", "launch_shape", "runs",
-    "median_ms", "min_ms", "max_ms", "spread_pct", "bytes_moved", "flops", "h2d_pinned_ms", "d2h_pinned_ms",
-    "h2d_pageable_ms", "d2h_pageable_ms", "total_pinned_ms", "total_pageable_ms", "cpu_1t_ms", "cpu_all_ms",
-    "speedup_vs_cpu_1t", "speedup_vs_cpu_all", "gbps", "gflops", "bw_share", "flop_share", "pairs_per_s"};
+const std::vector<std::string> kGroups = {
+    "gray", "darken", "histogram", "smooth",     "nick",    "detection", "a5",
+    "csf",  "fft",    "log_gabor", "appearance", "combine", "pipeline"};
+const std::vector<std::string> kRowFields = {"group",
+                                             "case",
+                                             "variant",
+                                             "backend",
+                                             "precision",
+                                             "width",
+                                             "height",
+                                             "threads",
+                                             "launch_shape",
+                                             "runs",
+                                             "median_ms",
+                                             "min_ms",
+                                             "max_ms",
+                                             "spread_pct",
+                                             "bytes_moved",
+                                             "flops",
+                                             "h2d_pinned_ms",
+                                             "d2h_pinned_ms",
+                                             "h2d_pageable_ms",
+                                             "d2h_pageable_ms",
+                                             "total_pinned_ms",
+                                             "total_pageable_ms",
+                                             "cpu_1t_ms",
+                                             "cpu_all_ms",
+                                             "speedup_vs_cpu_1t",
+                                             "speedup_vs_cpu_all",
+                                             "gbps",
+                                             "gflops",
+                                             "bw_share",
+                                             "flop_share",
+                                             "pairs_per_s"};
 
 // One quick JSON run shared by the tests that only read it.
 const nlohmann::json& quick_json() {
@@ -77,12 +104,14 @@ TEST(BenchCli, QuickJsonHasEveryGroupAndField) {
   const auto& j = quick_json();
   EXPECT_EQ(j["format"], "mad-bench/1");
   EXPECT_EQ(j["quick"], true);
-  for (const char* k : {"gpu", "name", "driver", "copy_bandwidth_gbps", "peak_fp64_gflops", "cpu_threads"})
+  for (const char* k :
+       {"gpu", "name", "driver", "copy_bandwidth_gbps", "peak_fp64_gflops", "cpu_threads"})
     EXPECT_TRUE(j["device"].contains(k)) << k;
   ASSERT_TRUE(j["rows"].is_array());
   std::set<std::string> groups, cpu_groups, gpu_groups;
   for (const auto& row : j["rows"]) {
-    for (const std::string& f : kRowFields) ASSERT_TRUE(row.contains(f)) << f << " in " << row.dump();
+    for (const std::string& f : kRowFields)
+      ASSERT_TRUE(row.contains(f)) << f << " in " << row.dump();
     groups.insert(row["group"].get<std::string>());
     if (row["variant"] == "cpu-1t") cpu_groups.insert(row["group"].get<std::string>());
     if (row["backend"] == "cuda") gpu_groups.insert(row["group"].get<std::string>());
@@ -93,7 +122,8 @@ TEST(BenchCli, QuickJsonHasEveryGroupAndField) {
   }
   if (test::gpu_available()) {
     EXPECT_TRUE(j["device"]["gpu"].get<bool>());
-    for (const char* g : {"gray", "histogram", "smooth", "nick", "detection", "a5", "fft", "pipeline"})
+    for (const char* g :
+         {"gray", "histogram", "smooth", "nick", "detection", "a5", "fft", "pipeline"})
       EXPECT_TRUE(gpu_groups.count(g)) << "no GPU row in " << g;
   } else {
     EXPECT_TRUE(gpu_groups.empty());
@@ -103,8 +133,8 @@ TEST(BenchCli, QuickJsonHasEveryGroupAndField) {
 
 TEST(BenchCli, QuickJsonNumbersArePositiveAndFinite) {
   for (const auto& row : quick_json()["rows"]) {
-    const std::string id = row["group"].get<std::string>() + "/" + row["case"].get<std::string>() + "/" +
-                           row["variant"].get<std::string>();
+    const std::string id = row["group"].get<std::string>() + "/" + row["case"].get<std::string>() +
+                           "/" + row["variant"].get<std::string>();
     ASSERT_TRUE(row["median_ms"].is_number()) << id;
     const double med = row["median_ms"], lo = row["min_ms"], hi = row["max_ms"];
     EXPECT_TRUE(std::isfinite(med) && med > 0) << id;
@@ -136,7 +166,9 @@ TEST(BenchCli, QuickCsvHasAHeaderAndOneLinePerRow) {
   const auto header = test::csv_cells(line);
   for (const std::string& f : kRowFields)
     EXPECT_NE(std::find(header.begin(), header.end(), f), header.end()) << f;
-  const auto col = [&](const char* name) { return std::find(header.begin(), header.end(), name) - header.begin(); };
+  const auto col = [&](const char* name) {
+    return std::find(header.begin(), header.end(), name) - header.begin();
+  };
   std::size_t rows = 0;
   while (std::getline(in, line)) {
     const auto cells = test::csv_cells(line);
@@ -151,7 +183,8 @@ TEST(BenchCli, QuickCsvHasAHeaderAndOneLinePerRow) {
 TEST(BenchCli, QuickHtmlIsWellFormedAndSelfContained) {
   const fs::path html = scratch() / "bench.html";
   const fs::path md = scratch() / "bench.md";
-  const BenchRun r = run_bench("--quick --html '" + html.string() + "' --markdown '" + md.string() + "'");
+  const BenchRun r =
+      run_bench("--quick --html '" + html.string() + "' --markdown '" + md.string() + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("host: "), std::string::npos);  // the table's header
   EXPECT_NE(r.out.find("== gray =="), std::string::npos);
@@ -160,8 +193,10 @@ TEST(BenchCli, QuickHtmlIsWellFormedAndSelfContained) {
   EXPECT_EQ(test::markup_fault(page), "");
   EXPECT_NE(page.find("<svg"), std::string::npos);
   EXPECT_NE(page.find("<polyline"), std::string::npos);  // a speedup-vs-size plot
-  for (const char* banned : {"http://", "https://", "<script", "src=", "<link"}) EXPECT_EQ(page.find(banned), std::string::npos) << banned;
-  for (const char* bad : {"nan", "inf\""}) EXPECT_EQ(page.find(std::string("=\"") + bad), std::string::npos) << bad;
+  for (const char* banned : {"http://", "https://", "<script", "src=", "<link"})
+    EXPECT_EQ(page.find(banned), std::string::npos) << banned;
+  for (const char* bad : {"nan", "inf\""})
+    EXPECT_EQ(page.find(std::string("=\"") + bad), std::string::npos) << bad;
   const std::string text = slurp(md);
   EXPECT_EQ(text.rfind("# mad bench results", 0), 0u);
   EXPECT_NE(text.find("| case |"), std::string::npos);
@@ -171,13 +206,14 @@ TEST(BenchCli, QuickHtmlIsWellFormedAndSelfContained) {
 TEST(BenchCli, SummaryFromAJsonReport) {
   quick_json();  // writes quick.json
   const fs::path md = scratch() / "from_json.md";
-  const BenchRun r = run_bench("--summary-from '" + (scratch() / "quick.json").string() + "' --markdown '" + md.string() + "'");
+  const BenchRun r = run_bench("--summary-from '" + (scratch() / "quick.json").string() +
+                               "' --markdown '" + md.string() + "'");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto lines = std::count(r.out.begin(), r.out.end(), '\n');
   EXPECT_GE(lines, 10);
   EXPECT_LE(lines, 20);
-  for (const char* k : {"A5 double", "pipeline double", "batched 512x384 float", "copy-bandwidth", "histogram",
-                        "nick", "pyiqa", "rows: "})
+  for (const char* k : {"A5 double", "pipeline double", "batched 512x384 float", "copy-bandwidth",
+                        "histogram", "nick", "pyiqa", "rows: "})
     EXPECT_NE(r.out.find(k), std::string::npos) << k;
   EXPECT_NE(slurp(md).find("## gray"), std::string::npos);
 }
@@ -209,9 +245,12 @@ TEST(BenchCli, BadArgumentsAreUsageErrors) {
   EXPECT_EQ(run_bench("--quick --precision half").exit_code, 2);
   EXPECT_EQ(run_bench("--quick --repeat -3").exit_code, 2);
   EXPECT_EQ(run_bench("--summary-from x.json --quick").exit_code, 2);
-  EXPECT_EQ(run_bench("--summary-from '" + (scratch() / "missing.json").string() + "'").exit_code, 3);
+  EXPECT_EQ(run_bench("--summary-from '" + (scratch() / "missing.json").string() + "'").exit_code,
+            3);
   std::ofstream(scratch() / "not_a_report.json") << "{\"rows\": 3}";
-  EXPECT_EQ(run_bench("--summary-from '" + (scratch() / "not_a_report.json").string() + "'").exit_code, 3);
+  EXPECT_EQ(
+      run_bench("--summary-from '" + (scratch() / "not_a_report.json").string() + "'").exit_code,
+      3);
 }
 
 }  // namespace

@@ -30,11 +30,13 @@ inline std::string markup_fault(const std::string& markup) {
     const bool self_closing = tag.back() == '/';
     std::size_t n = closing ? 1 : 0;
     std::string name;
-    while (n < tag.size() && (std::isalnum(static_cast<unsigned char>(tag[n])) || tag[n] == '-')) name += tag[n++];
+    while (n < tag.size() && (std::isalnum(static_cast<unsigned char>(tag[n])) || tag[n] == '-'))
+      name += tag[n++];
     if (name.empty()) return "tag without a name: <" + tag + ">";
     if (closing) {
       if (open.empty() || open.back() != name)
-        return "</" + name + "> closes " + (open.empty() ? std::string("nothing") : "<" + open.back() + ">");
+        return "</" + name + "> closes " +
+               (open.empty() ? std::string("nothing") : "<" + open.back() + ">");
       open.pop_back();
     } else if (!self_closing) {
       open.push_back(name);

@@ -15,8 +15,8 @@
 namespace mad::cli::bench {
 namespace {
 
-BenchRow row(const std::string& group, const std::string& case_name, const std::string& variant, double ms,
-             int w = 512, int h = 512, const std::string& precision = "double") {
+BenchRow row(const std::string& group, const std::string& case_name, const std::string& variant,
+             double ms, int w = 512, int h = 512, const std::string& precision = "double") {
   BenchRow r;
   r.group = group, r.case_name = case_name, r.variant = variant, r.width = w, r.height = h;
   r.precision = precision;
@@ -38,8 +38,8 @@ BenchReport device_report() {
 
 TEST(BenchReport, FinalizeDerivesSpeedupsRatesAndShares) {
   BenchReport rep = device_report();
-  rep.rows = {row("gray", "rgb", "cpu-1t", 10), row("gray", "rgb", "cpu-all", 2), row("gray", "rgb", "v", 0.5),
-              row("gray", "rgb", "other-size", 0.5, 64, 64)};
+  rep.rows = {row("gray", "rgb", "cpu-1t", 10), row("gray", "rgb", "cpu-all", 2),
+              row("gray", "rgb", "v", 0.5), row("gray", "rgb", "other-size", 0.5, 64, 64)};
   BenchRow& gpu = rep.rows[2];
   gpu.min_ms = 0.4, gpu.max_ms = 0.6;
   gpu.bytes_moved = 1e9;  // 1 GB in 0.5 ms = 2000 GB/s
@@ -58,7 +58,7 @@ TEST(BenchReport, FinalizeDerivesSpeedupsRatesAndShares) {
   EXPECT_FALSE(present(g.total_pageable_ms));
   EXPECT_DOUBLE_EQ(rep.rows[0].speedup_vs_cpu_1t, 1);
   EXPECT_DOUBLE_EQ(rep.rows[1].speedup_vs_cpu_1t, 5);
-  EXPECT_FALSE(present(rep.rows[0].bw_share));  // shares are for GPU rows only
+  EXPECT_FALSE(present(rep.rows[0].bw_share));   // shares are for GPU rows only
   EXPECT_FALSE(present(rep.rows[3].cpu_1t_ms));  // no CPU reference at 64x64
 }
 
@@ -105,7 +105,8 @@ TEST(BenchConfig, ParsesListsAndSizes) {
   EXPECT_EQ(sizes[1].height, 800);
   for (const char* bad : {"512", "512x", "x384", "0x10", "12x-3", "5x5x5", ""})
     EXPECT_THROW(parse_sizes(bad), InvalidArgument) << bad;
-  EXPECT_EQ(parse_list("nick,gray", bench_groups(), "--kernels"), (std::vector<std::string>{"gray", "nick"}));
+  EXPECT_EQ(parse_list("nick,gray", bench_groups(), "--kernels"),
+            (std::vector<std::string>{"gray", "nick"}));
   EXPECT_EQ(parse_list("all", bench_groups(), "--kernels"), bench_groups());
   EXPECT_THROW(parse_list("gray,nope", bench_groups(), "--kernels"), InvalidArgument);
 }
@@ -142,18 +143,22 @@ TEST(BenchConfig, LaunchShapesFromVariantNames) {
 
 TEST(BenchSummary, GoalFiguresComeFromTheRows) {
   BenchReport rep = device_report();
-  rep.rows = {row("a5", "40_subbands", "a5-original", 10), row("a5", "40_subbands", "a5-shared", 2),
+  rep.rows = {row("a5", "40_subbands", "a5-original", 10),
+              row("a5", "40_subbands", "a5-shared", 2),
               row("a5", "40_subbands", "a5-fast", 0.5),
               row("histogram", "uniform_random", "shared_warp", 1, 8192, 8192, "u8"),
               row("histogram", "monochrome", "shared_warp", 1.5, 8192, 8192, "u8"),
-              row("nick", "w=3", "integral", 2, 1920, 1080, "u8"), row("nick", "w=101", "integral", 2.2, 1920, 1080, "u8"),
+              row("nick", "w=3", "integral", 2, 1920, 1080, "u8"),
+              row("nick", "w=101", "integral", 2.2, 1920, 1080, "u8"),
               row("nick", "w=3", "method1_16x16", 1, 1920, 1080, "u8"),
               row("nick", "w=101", "method1_16x16", 500, 1920, 1080, "u8"),
-              row("pipeline", "pair", "single", 4.7, 512, 384), row("pipeline", "pair", "single", 19, 1080, 800)};
+              row("pipeline", "pair", "single", 4.7, 512, 384),
+              row("pipeline", "pair", "single", 19, 1080, 800)};
   finalize_rows(rep);
   std::string all;
   for (const std::string& l : goal_summary(rep)) all += l + "\n";
-  EXPECT_NE(all.find("fastest a5-fast 0.5 ms vs a5-original 10.0 ms = 20.0x"), std::string::npos) << all;
+  EXPECT_NE(all.find("fastest a5-fast 0.5 ms vs a5-original 10.0 ms = 20.0x"), std::string::npos)
+      << all;
   EXPECT_NE(all.find("shared_warp 1.5x"), std::string::npos) << all;
   EXPECT_NE(all.find("integral 1.1x"), std::string::npos) << all;
   EXPECT_NE(all.find("method1_16x16 500x"), std::string::npos) << all;
@@ -163,11 +168,13 @@ TEST(BenchSummary, GoalFiguresComeFromTheRows) {
 
 TEST(BenchHtml, ChartsAndPagesAreWellFormed) {
   EXPECT_EQ(html_escape("a<b & \"c\">'"), "a&lt;b &amp; &quot;c&quot;&gt;&#39;");
-  const std::string bars = svg_bar_chart("t <1>", {{"cpu", 100, true, ""}, {"gpu", 0.1, false, "1000x"}}, "ms");
+  const std::string bars =
+      svg_bar_chart("t <1>", {{"cpu", 100, true, ""}, {"gpu", 0.1, false, "1000x"}}, "ms");
   EXPECT_NE(bars.find("log scale"), std::string::npos);  // 1000x range
   EXPECT_EQ(test::markup_fault(bars), "");
   EXPECT_EQ(svg_bar_chart("empty", {{"x", kMissing, false, ""}}, "ms"), "");
-  const std::string plot = svg_line_plot("p", {{"a", {{1, 1}, {10, 100}}}, {"single", {{5, 5}}}}, "x", "y", true, true);
+  const std::string plot =
+      svg_line_plot("p", {{"a", {{1, 1}, {10, 100}}}, {"single", {{5, 5}}}}, "x", "y", true, true);
   EXPECT_EQ(test::markup_fault(plot), "");
   EXPECT_EQ(plot.find("single"), std::string::npos);  // one point is no line
   BenchReport rep = device_report();
@@ -177,7 +184,8 @@ TEST(BenchHtml, ChartsAndPagesAreWellFormed) {
   const std::string page = format_html(rep);
   EXPECT_EQ(test::markup_fault(page), "");
   EXPECT_NE(page.find("<polyline"), std::string::npos);
-  EXPECT_EQ(test::markup_fault("<p><b></p></b>"), "</p> closes <b>");  // the checker itself can fail
+  EXPECT_EQ(test::markup_fault("<p><b></p></b>"),
+            "</p> closes <b>");  // the checker itself can fail
 }
 
 }  // namespace

@@ -29,7 +29,8 @@ std::string img(const std::string& name) {
 }
 
 fs::path scratch_dir(const std::string& name) {
-  const fs::path d = fs::temp_directory_path() / ("mad_cli_test_" + name + "_" + std::to_string(::getpid()));
+  const fs::path d =
+      fs::temp_directory_path() / ("mad_cli_test_" + name + "_" + std::to_string(::getpid()));
   fs::remove_all(d);
   fs::create_directories(d);
   return d;
@@ -49,8 +50,9 @@ TEST(CliScore, PrintsMadHiLo) {
 }
 
 TEST(CliScore, JsonHasEveryFieldAndTheReferenceValues) {
-  const RunResult r = run_mad("score --backend cpu --mad-version 2010 --json " +
-                              img("rocket_333x257.png") + " " + img("rocket_333x257__jpeg_q30.png"));
+  const RunResult r =
+      run_mad("score --backend cpu --mad-version 2010 --json " + img("rocket_333x257.png") + " " +
+              img("rocket_333x257__jpeg_q30.png"));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   for (const char* k : {"mad", "hi", "lo", "sig", "width", "height", "mad_version", "input_class",
@@ -67,7 +69,8 @@ TEST(CliScore, JsonHasEveryFieldAndTheReferenceValues) {
 
 TEST(CliScore, Version2011ScalesHiBy200) {
   const std::string pair = img("rocket_333x257.png") + " " + img("rocket_333x257__jpeg_q30.png");
-  const auto a = nlohmann::json::parse(run_mad("score --backend cpu --json --mad-version 2010 " + pair).out);
+  const auto a =
+      nlohmann::json::parse(run_mad("score --backend cpu --json --mad-version 2010 " + pair).out);
   const auto b = nlohmann::json::parse(run_mad("score --backend cpu --json " + pair).out);
   EXPECT_EQ(b["mad_version"], "2011");
   EXPECT_DOUBLE_EQ(b["hi"].get<double>(), 200.0 * a["hi"].get<double>());
@@ -76,8 +79,9 @@ TEST(CliScore, Version2011ScalesHiBy200) {
 
 TEST(CliScore, WritesMapsWithTheirScale) {
   const fs::path dir = scratch_dir("maps");
-  const RunResult r = run_mad("score --backend cpu --json --maps '" + dir.string() + "' " +
-                              img("rocket_333x257.png") + " " + img("rocket_333x257__jpeg_q30.png"));
+  const RunResult r =
+      run_mad("score --backend cpu --json --maps '" + dir.string() + "' " +
+              img("rocket_333x257.png") + " " + img("rocket_333x257__jpeg_q30.png"));
   ASSERT_EQ(r.exit_code, 0) << r.out;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_TRUE(fs::exists(dir / "map_hi.png"));
@@ -104,7 +108,8 @@ TEST(CliScore, BadInputsFailWithClearMessagesAndExitCodes) {
       {"score " + good + " /nonexistent/x.png", kExitInput, "x.png"},
       {"score " + good + " '" + (dir / "empty.png").string() + "'", kExitInput, "empty.png"},
       {"score " + good + " '" + (dir / "text.png").string() + "'", kExitInput, "text.png"},
-      {"score " + good + " '" + (dir / "truncated.png").string() + "'", kExitInput, "truncated.png"},
+      {"score " + good + " '" + (dir / "truncated.png").string() + "'", kExitInput,
+       "truncated.png"},
       {"score " + good + " " + img("camera_512.png"), kExitInput, "same size"},
       {"score --mad-version 1999 " + good + " " + good, kExitUsage, "2011 or 2010"},
       {"score --backend gpu " + good + " " + good, kExitUsage, "backend"},
@@ -124,11 +129,12 @@ TEST(CliScore, PairsListScoresTheGoodRowsAndReportsTheBadOne) {
   const fs::path dir = scratch_dir("pairs");
   const std::string images = test::data_path("reference/images");
   write_file(dir / "list.csv",
-             "ref,dist\n" + images + "/rocket_333x257.png," + images + "/rocket_333x257__blur_s1.5.png\n" +
-                 images + "/rocket_333x257.png,missing.png\n" + images + "/rocket_333x257.png," +
-                 images + "/rocket_333x257__jpeg_q30.png\n");
-  const RunResult r = run_mad("score --backend cpu --mad-version 2010 --pairs '" + (dir / "list.csv").string() +
-                              "' --out '" + (dir / "out.csv").string() + "'");
+             "ref,dist\n" + images + "/rocket_333x257.png," + images +
+                 "/rocket_333x257__blur_s1.5.png\n" + images + "/rocket_333x257.png,missing.png\n" +
+                 images + "/rocket_333x257.png," + images + "/rocket_333x257__jpeg_q30.png\n");
+  const RunResult r =
+      run_mad("score --backend cpu --mad-version 2010 --pairs '" + (dir / "list.csv").string() +
+              "' --out '" + (dir / "out.csv").string() + "'");
   EXPECT_EQ(r.exit_code, kExitPartial) << r.out;
   EXPECT_NE(r.out.find("missing.png"), std::string::npos) << r.out;
   std::ifstream in(dir / "out.csv");
@@ -138,7 +144,8 @@ TEST(CliScore, PairsListScoresTheGoodRowsAndReportsTheBadOne) {
   ASSERT_EQ(lines.size(), 4u);
   EXPECT_EQ(lines[0].rfind("ref,dist,mad", 0), 0u);
   EXPECT_NE(lines[2].find("missing.png"), std::string::npos);
-  EXPECT_NE(lines[3].find("5.85153784"), std::string::npos) << lines[3];  // April-2010 MAD of the pair
+  EXPECT_NE(lines[3].find("5.85153784"), std::string::npos)
+      << lines[3];  // April-2010 MAD of the pair
   fs::remove_all(dir);
 }
 

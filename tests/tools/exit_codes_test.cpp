@@ -96,8 +96,8 @@ TEST_F(ExitCodes, ThreeForInputErrors) {
   for (const std::string args :
        {"score --backend cpu " + f("ref.png") + " " + f("missing.png"),
         "score --backend cpu " + f("ref.png") + " " + f("corrupt.png"),
-        "score --backend cpu " + f("ref.png") + " " + f("tall.png"),    // size mismatch
-        "score --backend cpu " + f("small.png") + " " + f("small.png"),  // below 34x34
+        "score --backend cpu " + f("ref.png") + " " + f("tall.png"),         // size mismatch
+        "score --backend cpu " + f("small.png") + " " + f("small.png"),      // below 34x34
         "score --backend cpu " + f("ref.png") + " '" + dir_.string() + "'",  // a folder
         "score --backend cpu --pairs " + f("no_such_list.csv"),
         "kernel gray --backend cpu " + f("missing.png") + " " + f("x.png")}) {
@@ -108,8 +108,8 @@ TEST_F(ExitCodes, ThreeForInputErrors) {
 }
 
 TEST_F(ExitCodes, FiveWhenSomePairsFailAndEveryRowIsWritten) {
-  const MadRun r = run_mad("score --backend cpu --pairs " + f("partial.csv") + " --out " +
-                        f("partial_out.csv"));
+  const MadRun r =
+      run_mad("score --backend cpu --pairs " + f("partial.csv") + " --out " + f("partial_out.csv"));
   EXPECT_EQ(r.exit_code, kExitPartial) << r.out;
   std::ifstream in(dir_ / "partial_out.csv");
   int lines = 0;
@@ -139,9 +139,9 @@ TEST(ExitCodesDocs, ReadmeTableMatchesErrorH) {
   for (auto it = std::sregex_iterator(text.begin(), text.end(), row); it != std::sregex_iterator();
        ++it)
     documented[std::stoi((*it)[1])] = (*it)[2];
-  const std::pair<int, const char*> expected[] = {{kExitOk, "success"},   {kExitFailure, "internal"},
-                                                  {kExitUsage, "usage"},  {kExitInput, "input"},
-                                                  {kExitGpu, "GPU"},      {kExitPartial, "failed"}};
+  const std::pair<int, const char*> expected[] = {{kExitOk, "success"},  {kExitFailure, "internal"},
+                                                  {kExitUsage, "usage"}, {kExitInput, "input"},
+                                                  {kExitGpu, "GPU"},     {kExitPartial, "failed"}};
   for (const auto& [code, word] : expected) {
     ASSERT_TRUE(documented.count(code)) << "exit code " << code << " is not in README's table";
     EXPECT_NE(documented[code].find(word), std::string::npos)
