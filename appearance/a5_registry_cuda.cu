@@ -1,8 +1,8 @@
-// The A5 variant registry (STYLE.md rule 5): the names and notes of appearance/a5_bench.h
+// The A5 variant registry (STYLE.md rule 5): the names and notes of appearance/a5_variants.h
 // joined with their launch functions, one table per precision.
 #include <string>
 
-#include "appearance/a5_bench.h"
+#include "appearance/a5_variants.h"
 #include "appearance/a5_variants_cuda.h"
 #include "common/error.h"
 

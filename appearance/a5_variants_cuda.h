@@ -3,7 +3,7 @@
 // iterate the same table, so a registered variant is tested and benchmarked.
 //
 // CUDA-only header (needs cuda_runtime.h, carries no nvcc syntax): include it from .cu files
-// and from *_cuda_test.cpp only. CUDA-free code uses appearance/a5_bench.h.
+// and from *_cuda_test.cpp only. CUDA-free code uses appearance/a5_variants.h.
 //
 // Every variant computes, for `count` subband images of one shape and every 16x16 block of the
 // BlockGrid (stride 4), with the block's 256 samples a, m = mean(a), S_k = sum (a - m)^k
@@ -72,7 +72,7 @@ struct A5Variant {
 };
 
 // The registry for one precision (double and float are instantiated), in the order of
-// kA5Variants (appearance/a5_bench.h).
+// kA5Variants (appearance/a5_variants.h).
 template <class Real>
 const std::vector<A5Variant<Real>>& a5_variants();
 

@@ -47,7 +47,7 @@ class AppearanceStageCuda {
   };
 
   // Builds the bank (on `stream`), the cuFFT plans and all scratch for width x height images.
-  // a5_variant: registry name (appearance/a5_bench.h), "" for the default. Throws
+  // a5_variant: registry name (appearance/a5_variants.h), "" for the default. Throws
   // InvalidArgument for shapes below 34x34 or an unknown variant, GpuError on CUDA/cuFFT
   // failures.
   AppearanceStageCuda(int width, int height, cudaStream_t stream,

@@ -4,7 +4,7 @@
 #include <map>
 #include <utility>
 
-#include "appearance/a5_bench.h"
+#include "appearance/a5_variants.h"
 #include "common/error.h"
 #include "detection/detection_gpu.h"
 #include "mad/gpu_pipeline_cuda.h"
