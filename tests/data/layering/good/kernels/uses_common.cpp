@@ -1,0 +1,2 @@
+// Fixture for the layering test: a kernel that uses only common/ (allowed).
+#include "common/image.h"
