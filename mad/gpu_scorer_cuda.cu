@@ -33,7 +33,7 @@ class SlotBase {
  public:
   virtual ~SlotBase() = default;
   virtual void submit(const GpuInput& ref, const GpuInput& dst, bool u8, bool maps) = 0;
-  virtual GpuStageOutputs collect() = 0;
+  virtual StageOutputs collect() = 0;
   virtual bool busy() const = 0;
   virtual bool reused_reference() const = 0;
   virtual std::size_t device_bytes() const = 0;
@@ -52,7 +52,7 @@ class Slot final : public SlotBase {
   void submit(const GpuInput& r, const GpuInput& d, bool u8, bool maps) override {
     slot_.submit(r, d, u8, maps);
   }
-  GpuStageOutputs collect() override { return slot_.collect(); }
+  StageOutputs collect() override { return slot_.collect(); }
   bool busy() const override { return slot_.busy(); }
   bool reused_reference() const override { return slot_.reused_reference(); }
   std::size_t device_bytes() const override { return slot_.device_bytes(); }
@@ -204,7 +204,7 @@ std::uint64_t GpuScorer::submit(const GpuInput& ref, const GpuInput& dst, bool u
   return ticket;
 }
 
-GpuStageOutputs GpuScorer::collect(std::uint64_t ticket) {
+StageOutputs GpuScorer::collect(std::uint64_t ticket) {
   if (impl_->outstanding.empty() || impl_->outstanding.front().first != ticket)
     throw Error("GpuScorer::collect: tickets must be collected in submission order");
   SlotBase* slot = impl_->outstanding.front().second;
@@ -212,8 +212,8 @@ GpuStageOutputs GpuScorer::collect(std::uint64_t ticket) {
   return slot->collect();
 }
 
-GpuStageOutputs GpuScorer::run(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance,
-                               bool want_maps) {
+StageOutputs GpuScorer::run(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance,
+                            bool want_maps) {
   if (!impl_->outstanding.empty())
     throw Error("GpuScorer::run: batch pairs are still outstanding; collect them first");
   return collect(submit(ref, dst, uint8_luminance, want_maps));
