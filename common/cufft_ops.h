@@ -7,43 +7,39 @@
 
 #include <cufft.h>
 
+#include <type_traits>
+
 namespace mad::cuda {
 
 template <class Real>
-struct CufftOps;
+struct CufftOps {
+  static_assert(std::is_same_v<Real, double> || std::is_same_v<Real, float>,
+                "cuFFT transforms double or float");
+  static constexpr bool kDouble = std::is_same_v<Real, double>;
+  // Interleaved (re, im): the layout of double2 / float2.
+  using Complex = std::conditional_t<kDouble, cufftDoubleComplex, cufftComplex>;
+  static constexpr cufftType kR2C = kDouble ? CUFFT_D2Z : CUFFT_R2C;
+  static constexpr cufftType kC2R = kDouble ? CUFFT_Z2D : CUFFT_C2R;
+  static constexpr cufftType kC2C = kDouble ? CUFFT_Z2Z : CUFFT_C2C;
 
-template <>
-struct CufftOps<double> {
-  using Complex = cufftDoubleComplex;  // interleaved (re, im), the layout of double2
-  static constexpr cufftType kR2C = CUFFT_D2Z;
-  static constexpr cufftType kC2R = CUFFT_Z2D;
-  static constexpr cufftType kC2C = CUFFT_Z2Z;
-  static cufftResult r2c(cufftHandle plan, double* in, Complex* out) {
-    return cufftExecD2Z(plan, in, out);
+  static cufftResult r2c(cufftHandle plan, Real* in, Complex* out) {
+    if constexpr (kDouble)
+      return cufftExecD2Z(plan, in, out);
+    else
+      return cufftExecR2C(plan, in, out);
   }
-  static cufftResult c2r(cufftHandle plan, Complex* in, double* out) {
-    return cufftExecZ2D(plan, in, out);
+  static cufftResult c2r(cufftHandle plan, Complex* in, Real* out) {
+    if constexpr (kDouble)
+      return cufftExecZ2D(plan, in, out);
+    else
+      return cufftExecC2R(plan, in, out);
   }
   // direction: CUFFT_FORWARD or CUFFT_INVERSE (unnormalised either way).
   static cufftResult c2c(cufftHandle plan, Complex* in, Complex* out, int direction) {
-    return cufftExecZ2Z(plan, in, out, direction);
-  }
-};
-
-template <>
-struct CufftOps<float> {
-  using Complex = cufftComplex;  // the layout of float2
-  static constexpr cufftType kR2C = CUFFT_R2C;
-  static constexpr cufftType kC2R = CUFFT_C2R;
-  static constexpr cufftType kC2C = CUFFT_C2C;
-  static cufftResult r2c(cufftHandle plan, float* in, Complex* out) {
-    return cufftExecR2C(plan, in, out);
-  }
-  static cufftResult c2r(cufftHandle plan, Complex* in, float* out) {
-    return cufftExecC2R(plan, in, out);
-  }
-  static cufftResult c2c(cufftHandle plan, Complex* in, Complex* out, int direction) {
-    return cufftExecC2C(plan, in, out, direction);
+    if constexpr (kDouble)
+      return cufftExecZ2Z(plan, in, out, direction);
+    else
+      return cufftExecC2C(plan, in, out, direction);
   }
 };
 
