@@ -15,37 +15,11 @@
 #include "appearance/appearance_kernels_cuda.h"
 #include "appearance/log_gabor.h"
 #include "common/cuda_check.h"
+#include "common/cufft_ops.h"
 #include "common/error.h"
 
 namespace mad::appearance {
 namespace {
-
-template <class Real>
-struct CufftOps;
-
-template <>
-struct CufftOps<double> {
-  static constexpr cufftType kForward = CUFFT_D2Z;
-  static constexpr cufftType kInverse = CUFFT_Z2Z;
-  static cufftResult forward(cufftHandle h, double* in, cufftDoubleComplex* out) {
-    return cufftExecD2Z(h, in, out);
-  }
-  static cufftResult inverse(cufftHandle h, cufftDoubleComplex* data) {
-    return cufftExecZ2Z(h, data, data, CUFFT_INVERSE);
-  }
-};
-
-template <>
-struct CufftOps<float> {
-  static constexpr cufftType kForward = CUFFT_R2C;
-  static constexpr cufftType kInverse = CUFFT_C2C;
-  static cufftResult forward(cufftHandle h, float* in, cufftComplex* out) {
-    return cufftExecR2C(h, in, out);
-  }
-  static cufftResult inverse(cufftHandle h, cufftComplex* data) {
-    return cufftExecC2C(h, data, data, CUFFT_INVERSE);
-  }
-};
 
 void check_shape(int width, int height) {
   if (width < kMinImageSide || height < kMinImageSide)
@@ -80,7 +54,7 @@ AppearanceStageCuda<Real>::AppearanceStageCuda(std::shared_ptr<const LogGaborBan
 
 template <class Real>
 void AppearanceStageCuda<Real>::allocate_and_plan() {
-  using Ops = CufftOps<Real>;
+  using Ops = cuda::CufftOps<Real>;
   const int w = width(), h = height();
   half_width_ = w / 2 + 1;
   const std::size_t plane = static_cast<std::size_t>(w) * h;
@@ -99,11 +73,10 @@ void AppearanceStageCuda<Real>::allocate_and_plan() {
   MAD_CUFFT_CHECK(cufftSetAutoAllocation(forward_plan_.get(), 0));
   MAD_CUFFT_CHECK(cufftSetAutoAllocation(inverse_plan_.get(), 0));
   MAD_CUFFT_CHECK(cufftMakePlanMany(forward_plan_.get(), 2, n, real_embed, 1, h * 2 * half_width_,
-                                    half_embed, 1, h * half_width_, Ops::kForward, 1,
-                                    &forward_work));
+                                    half_embed, 1, h * half_width_, Ops::kR2C, 1, &forward_work));
   // Inverse: the 4 orientations of one scale in one batched C2C (contiguous planes).
   MAD_CUFFT_CHECK(cufftMakePlanMany(inverse_plan_.get(), 2, n, nullptr, 1, 0, nullptr, 1, 0,
-                                    Ops::kInverse, kOrientations, &inverse_work));
+                                    Ops::kC2C, kOrientations, &inverse_work));
   // The plans run one after the other on one stream, so they can share one work area. With
   // auto-allocation off a plan must always be given one, so it is never empty.
   constexpr std::size_t kMinWork = 256;
@@ -132,7 +105,7 @@ void AppearanceStageCuda<Real>::forward_spectrum(const Real* d_raw, cudaStream_t
                                    row_bytes, row_bytes, height(), cudaMemcpyDeviceToDevice,
                                    stream));
   MAD_CUFFT_CHECK(cufftSetStream(forward_plan_.get(), stream));
-  MAD_CUFFT_CHECK(CufftOps<Real>::forward(
+  MAD_CUFFT_CHECK(cuda::CufftOps<Real>::r2c(
       forward_plan_.get(), reinterpret_cast<Real*>(spectrum_.get()), spectrum_.get()));
 }
 
@@ -141,7 +114,8 @@ void AppearanceStageCuda<Real>::scale_subbands(int scale, cudaStream_t stream) {
   detail::launch_filter_scale<Real>(spectrum_.get(), half_width_, *bank_, scale, subbands_.get(),
                                     stream);
   MAD_CUFFT_CHECK(cufftSetStream(inverse_plan_.get(), stream));
-  MAD_CUFFT_CHECK(CufftOps<Real>::inverse(inverse_plan_.get(), subbands_.get()));
+  MAD_CUFFT_CHECK(cuda::CufftOps<Real>::c2c(inverse_plan_.get(), subbands_.get(), subbands_.get(),
+                                            CUFFT_INVERSE));
 }
 
 template <class Real>

@@ -9,7 +9,6 @@
 #include <set>
 
 #include "common/error.h"
-#include "common/progress_bar.h"
 #include "datasets/dataset_io.h"
 #include "datasets/results_file.h"
 
@@ -66,7 +65,7 @@ int exit_code_for(const EvalReport& r) {
 
 EvalReport run_evaluation(const EvalConfig& cfg) {
   const Dataset d = read_dataset(cfg.dir, choose_kind(cfg), cfg.read);
-  const RunnerReport plan = plan_workers(cfg.runner);  // bad --gpus fails before any file changes
+  const EngineReport plan = plan_workers(cfg.runner);  // bad --gpus fails before any file changes
   EvalReport r;
   r.dataset = to_string(d.kind);
   r.root = d.root;
@@ -119,7 +118,7 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
 
   const std::size_t n = d.entries.size();
   std::vector<double> mad(n, std::nan(""));
-  std::vector<ScoreJob> jobs;
+  std::vector<PairJob> jobs;
   for (std::size_t i : order_by_reference(d.entries)) {
     if (skip[i]) continue;
     const auto& e = d.entries[i];
@@ -144,26 +143,20 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
     jobs.resize(cfg.limit);
   }
 
-  ProgressBar bar(jobs.size(), "pairs/s", cfg.log);
-  const RunnerReport run = score_jobs(jobs, cfg.runner, [&](const PairOutcome& outcome) {
-    PairOutcome o = outcome;
-    if (o.result && !std::isfinite(o.result->mad)) {  // would poison the statistics and --resume
-      o.result = nullptr;
-      o.error = "MAD is not finite";
-    }
-    const DatasetEntry& e = d.entries[o.entry];
+  EngineOptions engine = cfg.runner;
+  engine.progress = cfg.log;
+  engine.non_finite_fails = true;  // a non-finite MAD would poison the statistics and --resume
+  const EngineReport run = score_pairs(jobs, engine, [&](const PairOutcome& o) {
+    const DatasetEntry& e = d.entries[o.id];
     writer->write(eval_csv_row(e, o.result, o.error));  // flushed: nothing lost on interrupt
     if (o.result) {
-      mad[o.entry] = o.result->mad;
+      mad[o.id] = o.result->mad;
       if (r.settings.a5_variant.empty()) r.settings.a5_variant = o.result->a5_variant;
     } else {
       r.failures.push_back({e.ref_name, e.dist_name, o.error});
-      bar.clear();
       say(cfg.log, e.dist_name + ": " + o.error);
     }
-    bar.tick(o.result == nullptr);
   });
-  bar.finish();
   r.counts.failed_now = r.failures.size();
   r.counts.scored_now = run.scored + run.failed - r.failures.size();
   r.score_seconds = run.seconds;

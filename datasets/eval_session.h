@@ -9,7 +9,7 @@
 
 #include "datasets/dataset.h"
 #include "datasets/eval_report.h"
-#include "datasets/eval_runner.h"
+#include "mad/pair_engine.h"
 
 namespace mad::datasets {
 
@@ -21,8 +21,8 @@ struct EvalConfig {
   bool resume = false;     // skip pairs already in `out`
   bool overwrite = false;  // replace an existing `out` (otherwise refused)
   std::string json, html;  // summary outputs ("" = none)
-  RunnerOptions runner;
-  std::size_t limit = 0;  // score at most this many new pairs (0 = all)
+  EngineOptions runner;    // its progress and non_finite_fails are set by run_evaluation
+  std::size_t limit = 0;   // score at most this many new pairs (0 = all)
   BootstrapOptions bootstrap;
   std::FILE* log = stderr;  // progress bar, notes, missing images; null = silent
 };

@@ -104,10 +104,10 @@ void launch_build_csf_half(int width, int height, Real* d_csf_half, cudaStream_t
 }
 
 template <class Real>
-void launch_csf_multiply(typename CufftTypes<Real>::Complex* d_spectrum, const Real* d_csf_half,
+void launch_csf_multiply(typename cuda::CufftOps<Real>::Complex* d_spectrum, const Real* d_csf_half,
                          std::size_t count, Real scale, cudaStream_t stream) {
   if (count == 0) return;
-  using Complex = typename CufftTypes<Real>::Complex;
+  using Complex = typename cuda::CufftOps<Real>::Complex;
   csf_multiply_kernel<Real, Complex>
       <<<blocks_for(count), kPointwiseThreads, 0, stream>>>(d_spectrum, d_csf_half, count, scale);
   MAD_CUDA_CHECK_LAUNCH();

@@ -6,24 +6,13 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
-#include <cufft.h>
 
 #include <array>
 #include <cstddef>
 
-namespace mad::detection::gpu {
+#include "common/cufft_ops.h"
 
-// Spectrum element type per precision (cuFFT's interleaved complex).
-template <class Real>
-struct CufftTypes;
-template <>
-struct CufftTypes<double> {
-  using Complex = cufftDoubleComplex;
-};
-template <>
-struct CufftTypes<float> {
-  using Complex = cufftComplex;
-};
+namespace mad::detection::gpu {
 
 // k·v^(2.2/3) for v = 0..255, computed on the host with the CPU path's std::pow expression (in
 // double, then rounded to Real), to be uploaded once per stage.
@@ -44,7 +33,7 @@ void launch_build_csf_half(int width, int height, Real* d_csf_half, cudaStream_t
 // d_spectrum[i] *= d_csf_half[i] · scale for the `count` elements of a half spectrum; `scale` is
 // the inverse FFT's 1/(M·N) (cuFFT does not normalise), folded into this pass.
 template <class Real>
-void launch_csf_multiply(typename CufftTypes<Real>::Complex* d_spectrum, const Real* d_csf_half,
+void launch_csf_multiply(typename cuda::CufftOps<Real>::Complex* d_spectrum, const Real* d_csf_half,
                          std::size_t count, Real scale, cudaStream_t stream);
 
 }  // namespace mad::detection::gpu

@@ -7,37 +7,13 @@
 #include <string>
 
 #include "common/cuda_check.h"
+#include "common/cufft_ops.h"
 #include "common/error.h"
 #include "detection/det_lmse_map_cuda.h"
 #include "detection/detection_stage_cuda.h"
 
 namespace mad::detection {
 namespace {
-
-template <class Real>
-struct FftOps;
-template <>
-struct FftOps<double> {
-  static constexpr cufftType kForward = CUFFT_D2Z;
-  static constexpr cufftType kInverse = CUFFT_Z2D;
-  static cufftResult forward(cufftHandle p, double* in, cufftDoubleComplex* out) {
-    return cufftExecD2Z(p, in, out);
-  }
-  static cufftResult inverse(cufftHandle p, cufftDoubleComplex* in, double* out) {
-    return cufftExecZ2D(p, in, out);
-  }
-};
-template <>
-struct FftOps<float> {
-  static constexpr cufftType kForward = CUFFT_R2C;
-  static constexpr cufftType kInverse = CUFFT_C2R;
-  static cufftResult forward(cufftHandle p, float* in, cufftComplex* out) {
-    return cufftExecR2C(p, in, out);
-  }
-  static cufftResult inverse(cufftHandle p, cufftComplex* in, float* out) {
-    return cufftExecC2R(p, in, out);
-  }
-};
 
 BlockGrid checked_grid(int width, int height) {
   if (width < kMinImageSide || height < kMinImageSide)
@@ -73,8 +49,10 @@ DetectionStageCuda<Real>::DetectionStageCuda(int width, int height, cudaStream_t
   // Plans: rows are the slow axis (nx = height), columns the fast one (ny = width). cuFFT
   // allocates its work area here, so the runs allocate nothing.
   std::size_t work = 0;
-  MAD_CUFFT_CHECK(cufftMakePlan2d(forward_.get(), height, width, FftOps<Real>::kForward, &work));
-  MAD_CUFFT_CHECK(cufftMakePlan2d(inverse_.get(), height, width, FftOps<Real>::kInverse, &work));
+  MAD_CUFFT_CHECK(
+      cufftMakePlan2d(forward_.get(), height, width, cuda::CufftOps<Real>::kR2C, &work));
+  MAD_CUFFT_CHECK(
+      cufftMakePlan2d(inverse_.get(), height, width, cuda::CufftOps<Real>::kC2R, &work));
   MAD_CUDA_CHECK(cudaMemcpyAsync(table_.get(), table_host_.data(), 256 * sizeof(Real),
                                  cudaMemcpyHostToDevice, stream));
   gpu::launch_build_csf_half<Real>(width, height, csf_half_.get(), stream);
@@ -83,12 +61,12 @@ DetectionStageCuda<Real>::DetectionStageCuda(int width, int height, cudaStream_t
 template <class Real>
 void DetectionStageCuda<Real>::csf_filter(Real* out, cudaStream_t stream) {
   MAD_CUFFT_CHECK(cufftSetStream(forward_.get(), stream));
-  MAD_CUFFT_CHECK(FftOps<Real>::forward(forward_.get(), lum_.get(), spectrum_.get()));
+  MAD_CUFFT_CHECK(cuda::CufftOps<Real>::r2c(forward_.get(), lum_.get(), spectrum_.get()));
   const Real scale = static_cast<Real>(1.0 / (static_cast<double>(width_) * height_));
   gpu::launch_csf_multiply<Real>(spectrum_.get(), csf_half_.get(), half_bins_, scale, stream);
   // c2r overwrites its input; spectrum_ is scratch.
   MAD_CUFFT_CHECK(cufftSetStream(inverse_.get(), stream));
-  MAD_CUFFT_CHECK(FftOps<Real>::inverse(inverse_.get(), spectrum_.get(), out));
+  MAD_CUFFT_CHECK(cuda::CufftOps<Real>::c2r(inverse_.get(), spectrum_.get(), out));
 }
 
 template <class Real>

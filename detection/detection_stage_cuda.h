@@ -32,7 +32,7 @@ namespace mad::detection {
 template <class Real>
 class DetectionStageCuda {
  public:
-  using Complex = typename gpu::CufftTypes<Real>::Complex;
+  using Complex = typename cuda::CufftOps<Real>::Complex;
 
   // Builds the cuFFT plans (one r2c, one c2r, height x width), C_s on the device (enqueued on
   // `stream`: later calls must be on the same stream or ordered after it) and all scratch.

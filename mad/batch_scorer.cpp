@@ -3,7 +3,6 @@
 #include <chrono>
 
 #include "common/error.h"
-#include "mad/combine.h"
 
 namespace mad {
 namespace {
@@ -52,16 +51,12 @@ std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
   Entry e;
   e.finished.tag = tag;
   try {
-    validate_pair(*ref, *dst);
-    ScoreResult& r = e.finished.result;
-    r.width = ref->pixels.width();
-    r.height = ref->pixels.height();
-    r.version = options_.version;
-    r.input_class = resolve_input_class(*ref, *dst, options_.input_class);
     if (cpu_) {
-      r = cpu_->score(*ref, *dst);
+      e.finished.result = cpu_->score(*ref, *dst);
       e.finished.ok = true;
       e.done = true;
+    } else {
+      e.pair = setup_pair(*ref, *dst, options_);
     }
   } catch (const GpuError&) {
     throw;
@@ -70,12 +65,11 @@ std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
     e.done = true;
   }
   if (!e.done) {
-    const auto room =
-        static_cast<std::size_t>(gpu_->slots_for(ref->pixels.width(), ref->pixels.height()));
+    const auto room = static_cast<std::size_t>(gpu_->slots_for(e.pair.width, e.pair.height));
     while (gpu_->in_flight() >= room) complete_oldest_gpu();
     e.start = now_seconds();
-    e.ticket = gpu_->submit(gpu_input(*ref), gpu_input(*dst),
-                            e.finished.result.input_class == InputClass::Uint8, options_.want_maps);
+    e.ticket = gpu_->submit(gpu_input(*ref), gpu_input(*dst), e.pair.uint8_luminance(),
+                            options_.want_maps);
     if (gpu_->last_reused_reference()) ++reuses_;
     e.ref = std::move(ref);
     e.dst = std::move(dst);
@@ -87,20 +81,9 @@ std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
 void BatchScorer::complete_oldest_gpu() {
   for (Entry& e : queue_) {
     if (e.done) continue;
-    GpuStageOutputs out = gpu_->collect(e.ticket);
-    ScoreResult& r = e.finished.result;
-    r.d_detect = out.d_detect;
-    const Combined c = combine(out.d_detect, out.d_appear, options_.version);
-    r.mad = c.mad;
-    r.hi = c.hi;
-    r.lo = c.lo;
-    r.sig = c.sig;
-    r.backend = Backend::Cuda;
-    r.precision = options_.precision;
-    r.a5_variant = gpu_->a5_variant();
-    r.map_hi = std::move(out.map_hi);
-    r.map_lo = std::move(out.map_lo);
-    r.seconds = now_seconds() - e.start;
+    StageOutputs out = gpu_->collect(e.ticket);
+    e.finished.result = assemble_score(e.pair, std::move(out), options_, Backend::Cuda,
+                                       gpu_->a5_variant(), now_seconds() - e.start);
     e.finished.ok = true;
     e.done = true;
     e.ref.reset();

@@ -46,6 +46,7 @@ class BatchScorer {
     Finished finished;
     bool done = false;
     std::uint64_t ticket = 0;
+    PairSetup pair;  // GPU: what the collected indices are assembled with
     std::shared_ptr<const GrayImage> ref, dst;  // kept alive while the GPU reads them
     double start = 0;
   };

@@ -185,11 +185,11 @@ void PairSlot<Real>::submit(const GpuInput& ref_in, const GpuInput& dst_in, bool
 }
 
 template <class Real>
-GpuStageOutputs PairSlot<Real>::collect() {
+StageOutputs PairSlot<Real>::collect() {
   if (!busy_) throw Error("PairSlot::collect without a submitted pair");
   busy_ = false;
   done_.synchronize();
-  GpuStageOutputs out;
+  StageOutputs out;
   out.d_detect = detection::d_detect_from_sum_sq(host_sums_.get()[0], width_, height_);
   out.d_appear = appearance_.d_appear_from_sum(host_sums_.get()[1]);
   if (want_maps_) {

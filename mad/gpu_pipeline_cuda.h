@@ -45,7 +45,7 @@ class PairSlot {
   // Enqueues one pair. The slot must not be busy. Host views are read before returning.
   void submit(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance, bool want_maps);
   // Waits for the submitted pair and returns its indices (and maps when asked).
-  GpuStageOutputs collect();
+  StageOutputs collect();
   // True when the last submit reused the reference side.
   bool reused_reference() const { return reused_reference_; }
 

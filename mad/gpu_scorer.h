@@ -9,6 +9,7 @@
 
 #include "common/image.h"
 #include "mad/options.h"
+#include "mad/score.h"
 
 namespace mad {
 
@@ -19,12 +20,6 @@ struct GpuInput {
   GpuInput(ImageView<const double> p, const std::uint8_t* g8 = nullptr) : pixels(p), gray8(g8) {}
   ImageView<const double> pixels;
   const std::uint8_t* gray8 = nullptr;  // null: derived from `pixels` when they fit uint8
-};
-
-struct GpuStageOutputs {
-  double d_detect = 0.0;  // unscaled
-  double d_appear = 0.0;
-  Image<double> map_hi, map_lo;
 };
 
 class GpuScorer {
@@ -43,8 +38,7 @@ class GpuScorer {
   // Uploads both images once, runs both stages on the device and reads back the two indices
   // (and the maps when asked). Stages are cached per shape. The reference side is reused when
   // `ref` is the same image (same pixels) as in the previous call.
-  GpuStageOutputs run(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance,
-                      bool want_maps);
+  StageOutputs run(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance, bool want_maps);
   const std::string& a5_variant() const;
 
   // Asynchronous use for batches: submit() packs and enqueues a pair on the next free slot of
@@ -54,7 +48,7 @@ class GpuScorer {
   // (submit throws otherwise). Results are bit-identical to run().
   std::uint64_t submit(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance,
                        bool want_maps);
-  GpuStageOutputs collect(std::uint64_t ticket);
+  StageOutputs collect(std::uint64_t ticket);
   int slots() const;
   // Slots planned for a shape (plans it if new): how many of its pairs may be in flight.
   int slots_for(int width, int height);

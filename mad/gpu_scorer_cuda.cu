@@ -1,8 +1,14 @@
 // GpuScorer: per-shape pair slots (two per shape, one stream each) behind the CUDA-free API of
-// mad/gpu_scorer.h.
+// mad/gpu_scorer.h. The slots are gpu::PairSlot<Real> of the precision chosen at construction,
+// held in a std::variant of the two precisions' lists, so a call reaches its slot directly.
+#include <algorithm>
 #include <deque>
 #include <map>
+#include <memory>
+#include <type_traits>
 #include <utility>
+#include <variant>
+#include <vector>
 
 #include "appearance/a5_variants.h"
 #include "common/error.h"
@@ -29,50 +35,36 @@ constexpr int kSlotsPerShape = 2;
 // Shapes kept alive at once (datasets of mixed sizes); the least recently used idle one goes.
 constexpr std::size_t kMaxShapes = 3;
 
-class SlotBase {
- public:
-  virtual ~SlotBase() = default;
-  virtual void submit(const GpuInput& ref, const GpuInput& dst, bool u8, bool maps) = 0;
-  virtual GpuStageOutputs collect() = 0;
-  virtual bool busy() const = 0;
-  virtual bool reused_reference() const = 0;
-  virtual std::size_t device_bytes() const = 0;
-  virtual std::size_t bank_bytes() const = 0;
-  virtual std::string a5_variant() const = 0;
-};
-
 template <class Real>
-class Slot final : public SlotBase {
- public:
-  Slot(int w, int h, const std::string& variant, const std::string& det_variant,
-       std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank)
-      : slot_(w, h, variant, det_variant, std::move(bank)) {
-    slot_.synchronize();  // the bank and the CSF are complete before anyone shares them
-  }
-  void submit(const GpuInput& r, const GpuInput& d, bool u8, bool maps) override {
-    slot_.submit(r, d, u8, maps);
-  }
-  GpuStageOutputs collect() override { return slot_.collect(); }
-  bool busy() const override { return slot_.busy(); }
-  bool reused_reference() const override { return slot_.reused_reference(); }
-  std::size_t device_bytes() const override { return slot_.device_bytes(); }
-  std::size_t bank_bytes() const override { return slot_.bank()->device_bytes(); }
-  std::string a5_variant() const override { return slot_.a5_variant(); }
-  std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank() const { return slot_.bank(); }
-
- private:
-  gpu::PairSlot<Real> slot_;
-};
+using SlotList = std::vector<std::unique_ptr<gpu::PairSlot<Real>>>;
+// A slot of either precision, as the ticket queue refers to it.
+using SlotRef = std::variant<gpu::PairSlot<double>*, gpu::PairSlot<float>*>;
 
 struct ShapeSlots {
-  std::vector<std::unique_ptr<SlotBase>> slots;
+  // The precision is chosen once, by GpuScorer's constructor; each shape holds that list.
+  std::variant<SlotList<double>, SlotList<float>> slots;
   int capacity = 0;  // slots this shape may have (memory plan), 0 until planned
   int next = 0;
   std::uint64_t last_use = 0;
+
   bool any_busy() const {
-    for (auto& s : slots)
-      if (s->busy()) return true;
-    return false;
+    return std::visit(
+        [](const auto& list) {
+          for (const auto& s : list)
+            if (s->busy()) return true;
+          return false;
+        },
+        slots);
+  }
+  // The shared log-Gabor bank once, plus every slot's own buffers.
+  std::size_t device_bytes() const {
+    return std::visit(
+        [](const auto& list) {
+          std::size_t bytes = list.empty() ? 0 : list.front()->bank()->device_bytes();
+          for (const auto& s : list) bytes += s->device_bytes();
+          return bytes;
+        },
+        slots);
   }
 };
 
@@ -85,19 +77,11 @@ struct GpuScorer::Impl {
   std::size_t memory_limit = 0;
   std::string a5_name;
   std::map<std::pair<int, int>, ShapeSlots> shapes;
-  std::deque<std::pair<std::uint64_t, SlotBase*>> outstanding;
+  std::deque<std::pair<std::uint64_t, SlotRef>> outstanding;
   std::uint64_t next_ticket = 1;
   std::uint64_t clock = 0;
   bool last_reused = false;
   std::size_t peak_bytes = 0;
-
-  template <class Real>
-  std::unique_ptr<SlotBase> make_slot(int w, int h, const ShapeSlots& existing) {
-    std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank;
-    if (!existing.slots.empty())
-      bank = static_cast<const Slot<Real>*>(existing.slots.front().get())->bank();
-    return std::make_unique<Slot<Real>>(w, h, a5_requested, det_requested, std::move(bank));
-  }
 
   void evict_if_needed() {
     while (shapes.size() > kMaxShapes) {
@@ -114,7 +98,9 @@ struct GpuScorer::Impl {
   // Slots of a shape are used in turn and created when first reached (a one-off score builds
   // one; a batch builds two, the second sharing the first's log-Gabor bank).
   ShapeSlots& plan(int w, int h) {
-    ShapeSlots& s = shapes[{w, h}];
+    auto [it, added] = shapes.try_emplace({w, h});
+    ShapeSlots& s = it->second;
+    if (added && precision == Precision::Float) s.slots.emplace<SlotList<float>>();
     if (s.capacity == 0) {
       // Throws GpuError with the need when not even one slot fits; nothing is allocated yet.
       s.capacity = gpu_slots_for_shape(w, h, precision, kSlotsPerShape, memory_limit,
@@ -123,23 +109,27 @@ struct GpuScorer::Impl {
     return s;
   }
 
-  SlotBase& slot_for(int w, int h) {
+  SlotRef slot_for(int w, int h) {
     ShapeSlots& s = plan(w, h);
     s.last_use = ++clock;
     const std::size_t i = static_cast<std::size_t>(s.next);
     s.next = (s.next + 1) % s.capacity;
-    if (i >= s.slots.size()) {
-      s.slots.push_back(precision == Precision::Double ? make_slot<double>(w, h, s)
-                                                       : make_slot<float>(w, h, s));
-      a5_name = s.slots.back()->a5_variant();
-    }
-    SlotBase& slot = *s.slots[i];
+    const SlotRef slot = std::visit(
+        [&](auto& list) -> SlotRef {
+          using Slot = typename std::decay_t<decltype(list)>::value_type::element_type;
+          if (i >= list.size()) {
+            auto bank = list.empty() ? nullptr : list.front()->bank();
+            list.push_back(
+                std::make_unique<Slot>(w, h, a5_requested, det_requested, std::move(bank)));
+            list.back()->synchronize();  // the bank and the CSF are complete before sharing
+            a5_name = list.back()->a5_variant();
+          }
+          return list[i].get();
+        },
+        s.slots);
     evict_if_needed();
     std::size_t bytes = 0;
-    for (auto& [shape, group] : shapes) {
-      if (!group.slots.empty()) bytes += group.slots.front()->bank_bytes();
-      for (auto& sl : group.slots) bytes += sl->device_bytes();
-    }
+    for (const auto& [shape, group] : shapes) bytes += group.device_bytes();
     peak_bytes = std::max(peak_bytes, bytes);
     return slot;
   }
@@ -195,25 +185,29 @@ std::uint64_t GpuScorer::submit(const GpuInput& ref, const GpuInput& dst, bool u
                                 bool want_maps) {
   if (impl_->outstanding.size() >= static_cast<std::size_t>(kSlotsPerShape))
     throw Error("GpuScorer::submit: collect the oldest pair first");
-  SlotBase& slot = impl_->slot_for(ref.pixels.width, ref.pixels.height);
-  if (slot.busy()) throw Error("GpuScorer::submit: collect the oldest pair first");
-  slot.submit(ref, dst, uint8_luminance, want_maps);
-  impl_->last_reused = slot.reused_reference();
+  const SlotRef slot = impl_->slot_for(ref.pixels.width, ref.pixels.height);
+  impl_->last_reused = std::visit(
+      [&](auto* s) {
+        if (s->busy()) throw Error("GpuScorer::submit: collect the oldest pair first");
+        s->submit(ref, dst, uint8_luminance, want_maps);
+        return s->reused_reference();
+      },
+      slot);
   const std::uint64_t ticket = impl_->next_ticket++;
-  impl_->outstanding.emplace_back(ticket, &slot);
+  impl_->outstanding.emplace_back(ticket, slot);
   return ticket;
 }
 
-GpuStageOutputs GpuScorer::collect(std::uint64_t ticket) {
+StageOutputs GpuScorer::collect(std::uint64_t ticket) {
   if (impl_->outstanding.empty() || impl_->outstanding.front().first != ticket)
     throw Error("GpuScorer::collect: tickets must be collected in submission order");
-  SlotBase* slot = impl_->outstanding.front().second;
+  const SlotRef slot = impl_->outstanding.front().second;
   impl_->outstanding.pop_front();
-  return slot->collect();
+  return std::visit([](auto* s) { return s->collect(); }, slot);
 }
 
-GpuStageOutputs GpuScorer::run(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance,
-                               bool want_maps) {
+StageOutputs GpuScorer::run(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance,
+                            bool want_maps) {
   if (!impl_->outstanding.empty())
     throw Error("GpuScorer::run: batch pairs are still outstanding; collect them first");
   return collect(submit(ref, dst, uint8_luminance, want_maps));

@@ -10,13 +10,13 @@ GpuScorer::GpuScorer(Precision, const std::string&, const std::string&, std::siz
   throw GpuError("this build has no CUDA backend");
 }
 GpuScorer::~GpuScorer() = default;
-GpuStageOutputs GpuScorer::run(const GpuInput&, const GpuInput&, bool, bool) {
+StageOutputs GpuScorer::run(const GpuInput&, const GpuInput&, bool, bool) {
   throw GpuError("this build has no CUDA backend");
 }
 std::uint64_t GpuScorer::submit(const GpuInput&, const GpuInput&, bool, bool) {
   throw GpuError("this build has no CUDA backend");
 }
-GpuStageOutputs GpuScorer::collect(std::uint64_t) {
+StageOutputs GpuScorer::collect(std::uint64_t) {
   throw GpuError("this build has no CUDA backend");
 }
 int GpuScorer::slots() const {

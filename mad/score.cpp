@@ -67,47 +67,59 @@ Scorer::~Scorer() = default;
 Scorer::Scorer(Scorer&&) noexcept = default;
 Scorer& Scorer::operator=(Scorer&&) noexcept = default;
 
-ScoreResult Scorer::score(const GrayImage& ref, const GrayImage& dst) {
+PairSetup setup_pair(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options) {
   validate_pair(ref, dst);
-  ScoreResult r;
-  r.width = ref.pixels.width();
-  r.height = ref.pixels.height();
-  r.version = options_.version;
-  r.input_class = resolve_input_class(ref, dst, options_.input_class);
-  r.backend = backend_;
-  const bool uint8_luminance = r.input_class == InputClass::Uint8;
+  PairSetup p;
+  p.width = ref.pixels.width();
+  p.height = ref.pixels.height();
+  p.input_class = resolve_input_class(ref, dst, options.input_class);
+  return p;
+}
 
-  const auto start = std::chrono::steady_clock::now();
-  double d_appear = 0.0;
-  if (backend_ == Backend::Cuda) {
-    GpuStageOutputs out =
-        gpu_->run(gpu_input(ref), gpu_input(dst), uint8_luminance, options_.want_maps);
-    r.d_detect = out.d_detect;
-    d_appear = out.d_appear;
-    r.map_hi = std::move(out.map_hi);
-    r.map_lo = std::move(out.map_lo);
-    r.precision = options_.precision;
-    r.a5_variant = gpu_->a5_variant();
-  } else {
-    // Refuse up front, stating the need, rather than fail in the middle of an allocation.
-    require_cpu_memory(r.width, r.height, thread_count(), options_.want_maps,
-                       host_available_memory_bytes());
-    auto det = detection::detect_cpu(ref.pixels.cview(), dst.pixels.cview(), uint8_luminance,
-                                     options_.want_maps);
-    auto app = appearance::appear_cpu(ref.pixels.cview(), dst.pixels.cview(), options_.want_maps);
-    r.d_detect = det.d_detect;
-    d_appear = app.d_appear;
-    r.map_hi = std::move(det.map);
-    r.map_lo = std::move(app.map);
-    r.precision = Precision::Double;
-  }
-  const Combined c = combine(r.d_detect, d_appear, options_.version);
+ScoreResult assemble_score(const PairSetup& pair, StageOutputs out, const ScoreOptions& options,
+                           Backend backend, const std::string& a5_variant, double seconds) {
+  ScoreResult r;
+  r.width = pair.width;
+  r.height = pair.height;
+  r.version = options.version;
+  r.input_class = pair.input_class;
+  r.backend = backend;
+  r.precision = backend == Backend::Cuda ? options.precision : Precision::Double;
+  r.a5_variant = a5_variant;
+  r.d_detect = out.d_detect;
+  const Combined c = combine(out.d_detect, out.d_appear, options.version);
   r.mad = c.mad;
   r.hi = c.hi;
   r.lo = c.lo;
   r.sig = c.sig;
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.map_hi = std::move(out.map_hi);
+  r.map_lo = std::move(out.map_lo);
+  r.seconds = seconds;
   return r;
+}
+
+ScoreResult Scorer::score(const GrayImage& ref, const GrayImage& dst) {
+  const PairSetup pair = setup_pair(ref, dst, options_);
+  const auto start = std::chrono::steady_clock::now();
+  StageOutputs out;
+  if (backend_ == Backend::Cuda) {
+    out = gpu_->run(gpu_input(ref), gpu_input(dst), pair.uint8_luminance(), options_.want_maps);
+  } else {
+    // Refuse up front, stating the need, rather than fail in the middle of an allocation.
+    require_cpu_memory(pair.width, pair.height, thread_count(), options_.want_maps,
+                       host_available_memory_bytes());
+    auto det = detection::detect_cpu(ref.pixels.cview(), dst.pixels.cview(), pair.uint8_luminance(),
+                                     options_.want_maps);
+    auto app = appearance::appear_cpu(ref.pixels.cview(), dst.pixels.cview(), options_.want_maps);
+    out.d_detect = det.d_detect;
+    out.d_appear = app.d_appear;
+    out.map_hi = std::move(det.map);
+    out.map_lo = std::move(app.map);
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return assemble_score(pair, std::move(out), options_, backend_,
+                        gpu_ ? gpu_->a5_variant() : std::string(), seconds);
 }
 
 ScoreResult score(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options) {

@@ -33,6 +33,29 @@ struct ScoreResult {
   double seconds = 0.0;                        // wall time of the computation (decode excluded)
 };
 
+// A pair's two indices as a backend computes them, before the combination.
+struct StageOutputs {
+  double d_detect = 0.0;  // unscaled
+  double d_appear = 0.0;
+  Image<double> map_hi, map_lo;  // when requested
+};
+
+// What is known of a pair before it is scored: its shape and resolved input class.
+struct PairSetup {
+  int width = 0, height = 0;
+  InputClass input_class = InputClass::Uint8;  // resolved (never Auto)
+  bool uint8_luminance() const { return input_class == InputClass::Uint8; }
+};
+
+// Checks a pair before any work (validate_pair, resolve_input_class; throws as they do).
+PairSetup setup_pair(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options);
+
+// The one place a score is assembled, for every backend (CPU, GPU one pair, GPU batch):
+// combines the indices (spec §5) and records how they were computed. `backend` is the resolved
+// one; the precision is options.precision on CUDA and Double on the CPU. `seconds`: wall time.
+ScoreResult assemble_score(const PairSetup& pair, StageOutputs out, const ScoreOptions& options,
+                           Backend backend, const std::string& a5_variant, double seconds);
+
 // Throws InputError unless both images are equally sized and at least 34x34.
 void validate_pair(const GrayImage& ref, const GrayImage& dst);
 // Resolves InputClass::Auto: uint8 when both files are 8-bit, double otherwise. Throws

@@ -10,13 +10,11 @@
 #include "common/error.h"
 #include "common/image_io.h"
 #include "common/parallel.h"
-#include "common/progress_bar.h"
 #include "datasets/csv.h"
-#include "datasets/pair_prefetcher.h"
 #include "datasets/pairs_list.h"
-#include "mad/batch_scorer.h"
 #include "mad/gpu_variants.h"
 #include "mad/memory_check.h"
+#include "mad/pair_engine.h"
 #include "mad/result_json.h"
 #include "mad/score.h"
 #include "tools/cli_commands.h"
@@ -114,41 +112,25 @@ int run_pairs(const ScoreArgs& a) {
   }
   *out << datasets::join_csv(result_csv_header()) << "\n" << std::flush;
 
-  std::vector<datasets::PairPaths> paths;
-  for (const auto& r : rows) paths.push_back({r.ref, r.dist});
-  datasets::PairPrefetcher prefetcher(paths, 4);
-  BatchScorer batch(options);
-  ProgressBar progress(rows.size(), "pairs/s");
-  std::size_t failures = 0;
-  // Rows come back in list order; each is written and flushed at once, so an interrupted run
-  // keeps every finished row.
-  auto emit = [&](const std::vector<BatchScorer::Finished>& finished) {
-    for (const auto& f : finished) {
-      const auto& row = rows[f.tag];
-      if (!f.ok) {
-        ++failures;
-        progress.clear();
-        std::fprintf(stderr, "mad: line %d: %s\n", row.line, f.error.c_str());
-      }
-      *out << datasets::join_csv(
-                  result_csv_row(row.ref, row.dist, f.ok ? &f.result : nullptr, f.error))
-           << "\n"
-           << std::flush;
-      progress.tick(!f.ok);
-    }
-  };
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    datasets::LoadedPair pair = prefetcher.next();
-    const std::string& error = rows[i].error.empty() ? pair.error : rows[i].error;
-    if (!error.empty())
-      emit(batch.submit_failed(i, error));
-    else
-      emit(batch.submit(i, pair.ref, pair.dist));
-  }
-  emit(batch.drain());
-  progress.finish();
+  std::vector<PairJob> jobs;
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    jobs.push_back({i, rows[i].ref, rows[i].dist, rows[i].error});
+  EngineOptions engine;
+  engine.score = options;
+  // One worker on the current GPU (or the CPU); rows come back in list order and each is
+  // written and flushed at once, so an interrupted run keeps every finished row.
+  engine.gpus = resolve_backend(options.backend) == Backend::Cuda ? 1 : 0;
+  engine.in_order = true;
+  engine.progress = stderr;
+  const EngineReport report = score_pairs(jobs, engine, [&](const PairOutcome& o) {
+    const auto& row = rows[o.id];
+    if (!o.result) std::fprintf(stderr, "mad: line %d: %s\n", row.line, o.error.c_str());
+    *out << datasets::join_csv(result_csv_row(row.ref, row.dist, o.result, o.error)) << "\n"
+         << std::flush;
+  });
+  const std::size_t failures = report.failed;
   std::fprintf(stderr, "mad: %zu pairs scored, %zu failed, %.2f s\n", rows.size() - failures,
-               failures, progress.elapsed_seconds());
+               failures, report.seconds);
   return failures ? kExitPartial : kExitOk;
 }
 

@@ -1,10 +1,10 @@
-#include "datasets/pair_prefetcher.h"
+#include "mad/pair_prefetcher.h"
 
 #include <mutex>
 
 #include "common/error.h"
 
-namespace mad::datasets {
+namespace mad {
 
 struct PairPrefetcher::RefCache {
   std::mutex mutex;
@@ -30,6 +30,12 @@ void PairPrefetcher::schedule_until(std::size_t end) {
   for (; scheduled_ < end; ++scheduled_) {
     const std::size_t i = scheduled_;
     const PairPaths paths = pairs_[i];
+    if (paths.skip) {
+      std::promise<LoadedPair> empty;
+      empty.set_value(LoadedPair{i, nullptr, nullptr, ""});
+      pending_[i] = empty.get_future();
+      continue;
+    }
     // The reference decode is shared: consecutive pairs with the same reference path wait on
     // one decode instead of repeating it.
     std::shared_future<std::shared_ptr<const GrayImage>> ref_future;
@@ -68,4 +74,4 @@ LoadedPair PairPrefetcher::next() {
   return p;
 }
 
-}  // namespace mad::datasets
+}  // namespace mad

@@ -1,6 +1,7 @@
-// The worker pool behind `mad eval`: several workers score every pair exactly once with the
-// same results as one worker, results are delivered one at a time, decode errors are reported
-// per pair, and --gpus is checked against the backend and the visible devices.
+// The pair engine (mad/pair_engine.h) as `mad eval` drives it, on a dataset: several workers
+// score every pair exactly once with the same results as one worker, results are delivered one
+// at a time, decode errors are reported per pair, and --gpus is checked against the backend and
+// the visible devices.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,32 +10,32 @@
 
 #include "common/error.h"
 #include "datasets/dataset.h"
-#include "datasets/eval_runner.h"
-#include "datasets/gpu_select.h"
+#include "mad/gpu_select.h"
+#include "mad/pair_engine.h"
 #include "tests/datasets/tiny_datasets.h"
 
 namespace mad::datasets {
 namespace {
 
-std::vector<ScoreJob> jobs_of(const Dataset& d) {
-  std::vector<ScoreJob> jobs;
+std::vector<PairJob> jobs_of(const Dataset& d) {
+  std::vector<PairJob> jobs;
   for (std::size_t i : order_by_reference(d.entries))
     jobs.push_back({i, d.entries[i].ref, d.entries[i].dist});
   return jobs;
 }
 
-std::map<std::size_t, double> run(const std::vector<ScoreJob>& jobs, int workers, int* max_parallel,
+std::map<std::size_t, double> run(const std::vector<PairJob>& jobs, int workers, int* max_parallel,
                                   std::map<std::size_t, std::string>* errors = nullptr) {
-  RunnerOptions o;
+  EngineOptions o;
   o.score.backend = Backend::Cpu;
   o.cpu_workers = workers;
   std::map<std::size_t, double> mad;
   std::atomic<int> inside{0};
   *max_parallel = 0;
-  const RunnerReport r = score_jobs(jobs, o, [&](const PairOutcome& p) {
+  const EngineReport r = score_pairs(jobs, o, [&](const PairOutcome& p) {
     *max_parallel = std::max(*max_parallel, ++inside);
-    EXPECT_TRUE(mad.emplace(p.entry, p.result ? p.result->mad : -1.0).second) << "entry twice";
-    if (!p.result && errors) (*errors)[p.entry] = p.error;
+    EXPECT_TRUE(mad.emplace(p.id, p.result ? p.result->mad : -1.0).second) << "entry twice";
+    if (!p.result && errors) (*errors)[p.id] = p.error;
     --inside;
   });
   EXPECT_EQ(r.workers, workers);
@@ -42,7 +43,7 @@ std::map<std::size_t, double> run(const std::vector<ScoreJob>& jobs, int workers
   return mad;
 }
 
-TEST(EvalRunner, SeveralWorkersGiveTheSameScoresAsOne) {
+TEST(EvalPairEngine, SeveralWorkersGiveTheSameScoresAsOne) {
   const test::TinyDatasets data("runner");
   const auto jobs = jobs_of(read_dataset(data.path("kadid10k"), DatasetKind::Kadid10k));
   int parallel = 0;
@@ -53,7 +54,7 @@ TEST(EvalRunner, SeveralWorkersGiveTheSameScoresAsOne) {
   EXPECT_EQ(one, three);  // bit-identical: the CPU path is deterministic
 }
 
-TEST(EvalRunner, DecodeErrorsAreReportedPerPairAndTheRunGoesOn) {
+TEST(EvalPairEngine, DecodeErrorsAreReportedPerPairAndTheRunGoesOn) {
   const test::TinyDatasets data("runner_bad");
   data.write("kadid10k/images/I02_01_02.png", "garbage");
   const Dataset d = read_dataset(data.path("kadid10k"), DatasetKind::Kadid10k);
@@ -67,20 +68,20 @@ TEST(EvalRunner, DecodeErrorsAreReportedPerPairAndTheRunGoesOn) {
   EXPECT_EQ(mad.size(), 8u);
 }
 
-TEST(EvalRunner, ShouldStopEndsTheRunEarly) {
+TEST(EvalPairEngine, ShouldStopEndsTheRunEarly) {
   const test::TinyDatasets data("runner_stop");
   const auto jobs = jobs_of(read_dataset(data.path("kadid10k"), DatasetKind::Kadid10k));
-  RunnerOptions o;
+  EngineOptions o;
   o.score.backend = Backend::Cpu;
   std::size_t done = 0;
-  const RunnerReport r = score_jobs(
+  const EngineReport r = score_pairs(
       jobs, o, [&](const PairOutcome&) { ++done; }, [&] { return done >= 3; });
   EXPECT_EQ(done, 3u);
   EXPECT_EQ(r.scored, 3u);
 }
 
-TEST(EvalRunner, WorkerPlansFollowTheBackend) {
-  RunnerOptions o;
+TEST(EvalPairEngine, WorkerPlansFollowTheBackend) {
+  EngineOptions o;
   o.score.backend = Backend::Cpu;
   o.gpus = 1;
   EXPECT_THROW(plan_workers(o), InvalidArgument);

@@ -11,7 +11,7 @@
 
 #include "common/image_io.h"
 
-namespace mad::datasets {
+namespace mad {
 
 struct LoadedPair {
   std::size_t index = 0;                 // position in the input list
@@ -22,6 +22,7 @@ struct LoadedPair {
 
 struct PairPaths {
   std::string ref, dist;
+  bool skip = false;  // handed out empty (no images, no error) without decoding anything
 };
 
 class PairPrefetcher {
@@ -46,4 +47,4 @@ class PairPrefetcher {
   std::shared_ptr<RefCache> ref_cache_;
 };
 
-}  // namespace mad::datasets
+}  // namespace mad

@@ -1,4 +1,4 @@
-#include "datasets/gpu_select.h"
+#include "mad/gpu_select.h"
 
 #include <string>
 

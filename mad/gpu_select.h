@@ -1,5 +1,5 @@
-// Device selection for `mad eval --gpus N`: one worker thread per GPU, each binding its thread
-// to its device before it builds its own mad::Scorer (CUDA's current device is per thread).
+// Device selection for the pair engine (mad/pair_engine.h): one worker thread per GPU, each
+// binding its thread to its device before it builds its scorer (the current device is per thread).
 // CPU-only code can call these; without the CUDA backend there are no devices.
 #pragma once
 

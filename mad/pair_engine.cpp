@@ -1,0 +1,184 @@
+#include "mad/pair_engine.h"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <exception>
+#include <map>
+#include <mutex>
+#include <thread>
+
+#include "common/error.h"
+#include "common/gpu_info.h"
+#include "common/parallel.h"
+#include "common/progress_bar.h"
+#include "mad/batch_scorer.h"
+#include "mad/gpu_select.h"
+#include "mad/pair_prefetcher.h"
+
+namespace mad {
+namespace {
+
+// Deals whole runs of equal reference paths to `workers` lists of job positions, round-robin.
+std::vector<std::vector<std::size_t>> deal_by_reference(const std::vector<PairJob>& jobs,
+                                                        int workers) {
+  std::vector<std::vector<std::size_t>> out(static_cast<std::size_t>(workers));
+  std::size_t group = 0;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (i > 0 && jobs[i].ref != jobs[i - 1].ref) ++group;
+    out[group % out.size()].push_back(i);
+  }
+  return out;
+}
+
+// Hands finished pairs to the caller one at a time, in job order or as they come, and keeps the
+// counts and the progress bar. Every call is made under the engine's lock.
+class Delivery {
+ public:
+  Delivery(const std::vector<PairJob>& jobs, const EngineOptions& options,
+           const std::function<void(const PairOutcome&)>& on_done, EngineReport& report)
+      : jobs_(jobs),
+        options_(options),
+        on_done_(on_done),
+        report_(report),
+        bar_(jobs.size(), "pairs/s", options.progress) {}
+
+  void accept(std::size_t position, BatchScorer::Finished finished, int worker) {
+    if (!options_.in_order) {
+      emit(position, finished, worker);
+      return;
+    }
+    waiting_.emplace(position, Waiting{std::move(finished), worker});
+    for (auto it = waiting_.begin(); it != waiting_.end() && it->first == next_;
+         it = waiting_.erase(it), ++next_)
+      emit(it->first, it->second.finished, it->second.worker);
+  }
+  void finish() { bar_.finish(); }
+
+ private:
+  struct Waiting {
+    BatchScorer::Finished finished;
+    int worker = 0;
+  };
+
+  void emit(std::size_t position, const BatchScorer::Finished& f, int worker) {
+    PairOutcome o;
+    o.id = jobs_[position].id;
+    o.worker = worker;
+    o.error = f.error;
+    if (f.ok) o.result = &f.result;
+    if (o.result && options_.non_finite_fails && !std::isfinite(o.result->mad)) {
+      o.result = nullptr;
+      o.error = "MAD is not finite";
+    }
+    ++(o.result ? report_.scored : report_.failed);
+    if (!o.result) bar_.clear();
+    on_done_(o);
+    bar_.tick(o.result == nullptr);
+  }
+
+  const std::vector<PairJob>& jobs_;
+  const EngineOptions& options_;
+  const std::function<void(const PairOutcome&)>& on_done_;
+  EngineReport& report_;
+  ProgressBar bar_;
+  std::map<std::size_t, Waiting> waiting_;  // in job order: outcomes ahead of next_
+  std::size_t next_ = 0;                    // the job position delivered next (in_order)
+};
+
+}  // namespace
+
+EngineReport plan_workers(const EngineOptions& options) {
+  EngineReport plan;
+  plan.backend = resolve_backend(options.score.backend);
+  if (options.gpus < 0) throw InvalidArgument("--gpus must be 0 (all) or positive");
+  if (plan.backend == Backend::Cpu) {
+    if (options.gpus > 0)
+      throw InvalidArgument("--gpus needs the CUDA backend (this run uses the CPU backend)");
+    if (options.cpu_workers < 1) throw InvalidArgument("CPU workers must be at least 1");
+    plan.workers = options.cpu_workers;
+    for (int w = 0; w < plan.workers; ++w)
+      plan.devices.push_back("cpu worker " + std::to_string(w) + ": up to " +
+                             std::to_string(thread_count()) + " threads");
+    return plan;
+  }
+  const int visible = gpu_count();
+  if (options.gpus > visible)
+    throw GpuError("--gpus " + std::to_string(options.gpus) + " but " + std::to_string(visible) +
+                   " CUDA device(s) are visible");
+  plan.workers = options.gpus > 0 ? options.gpus : std::max(1, visible);
+  return plan;
+}
+
+EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& options,
+                         const std::function<void(const PairOutcome&)>& on_done,
+                         const std::function<bool()>& should_stop) {
+  EngineReport report = plan_workers(options);
+  const bool gpu = report.backend == Backend::Cuda;
+  if (gpu) report.devices.assign(static_cast<std::size_t>(report.workers), "");
+  ScoreOptions score_options = options.score;
+  score_options.backend = report.backend;
+  const auto lists = deal_by_reference(jobs, report.workers);
+
+  std::mutex mutex;  // serialises delivery, the counters and the first error
+  Delivery delivery(jobs, options, on_done, report);
+  std::exception_ptr first_error;
+  std::atomic<bool> stop{false};
+  const auto start = std::chrono::steady_clock::now();
+
+  auto work = [&](int w) {
+    try {
+      if (gpu) {
+        select_gpu(w);
+        const std::string name = gpu_device_description();
+        std::lock_guard<std::mutex> lock(mutex);
+        report.devices[static_cast<std::size_t>(w)] = "GPU " + std::to_string(w) + ": " + name;
+      }
+      // BatchScorer overlaps consecutive pairs on the GPU (one pair's upload with the previous
+      // one's compute) and reuses the reference side while pairs share a reference.
+      BatchScorer batch(score_options);
+      const auto& list = lists[static_cast<std::size_t>(w)];
+      std::vector<PairPaths> paths;
+      for (std::size_t j : list)
+        paths.push_back({jobs[j].ref, jobs[j].dist, !jobs[j].error.empty()});
+      PairPrefetcher prefetcher(std::move(paths), options.lookahead);
+      auto deliver = [&](std::vector<BatchScorer::Finished> finished) {
+        for (auto& f : finished) {
+          std::lock_guard<std::mutex> lock(mutex);
+          delivery.accept(list[f.tag], std::move(f), w);
+        }
+      };
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        {
+          std::lock_guard<std::mutex> lock(mutex);  // should_stop sees on_done's effects
+          if (stop.load() || (should_stop && should_stop())) break;
+        }
+        LoadedPair pair = prefetcher.next();
+        const std::string& error = jobs[list[i]].error.empty() ? pair.error : jobs[list[i]].error;
+        if (!error.empty())
+          deliver(batch.submit_failed(i, error));
+        else
+          deliver(batch.submit(i, pair.ref, pair.dist));
+      }
+      deliver(batch.drain());
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!first_error) first_error = std::current_exception();
+      stop = true;
+    }
+  };
+
+  if (report.workers == 1) {
+    work(0);
+  } else {
+    std::vector<std::thread> threads;
+    for (int w = 0; w < report.workers; ++w) threads.emplace_back(work, w);
+    for (auto& t : threads) t.join();
+  }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  delivery.finish();
+  if (first_error) std::rethrow_exception(first_error);
+  return report;
+}
+
+}  // namespace mad

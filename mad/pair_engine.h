@@ -1,0 +1,74 @@
+// The engine that scores many pairs, behind both `mad score --pairs` and `mad eval`: one worker
+// per GPU (or CPU workers, each of which itself uses every core), each decoding ahead with its
+// own PairPrefetcher and scoring through its own BatchScorer (overlapped slots, reference side
+// reused while pairs share a reference, spec §11). Outcomes reach the caller one at a time,
+// never concurrently, in job order or in completion order, with a progress bar.
+//
+// Jobs should come grouped by reference: whole runs of one reference path are dealt
+// round-robin to the workers, so each worker still sees a reference's pairs in a row.
+#pragma once
+
+#include <cstddef>
+#include <cstdio>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "mad/score.h"
+
+namespace mad {
+
+struct PairJob {
+  std::size_t id = 0;     // caller's index, passed back in the outcome
+  std::string ref, dist;  // image paths
+  std::string error;      // non-empty: failed already (e.g. a malformed list row); delivered
+                          // in its place with this error, nothing decoded
+};
+
+struct EngineOptions {
+  ScoreOptions score;         // backend Auto resolves as in mad::Scorer
+  int gpus = 0;               // CUDA workers: 0 = every visible device
+  int cpu_workers = 1;        // CPU backend: scorers run side by side (each also splits its
+                              // pair over all cores; several help with small images)
+  std::size_t lookahead = 4;  // pairs decoded ahead per worker
+  // Deliver outcomes in job order (a later job's outcome waits for the earlier ones). Off:
+  // in completion order. With one worker both are the job order.
+  bool in_order = false;
+  // A non-finite MAD is delivered as a failed pair ("MAD is not finite").
+  bool non_finite_fails = false;
+  // Progress bar over all jobs (drawn only on a terminal); null: none. It is cleared before a
+  // failed outcome is delivered, so the caller may print the failure.
+  std::FILE* progress = nullptr;
+};
+
+struct PairOutcome {
+  std::size_t id = 0;
+  const ScoreResult* result = nullptr;  // null when the pair failed; valid during the call
+  std::string error;                    // why it failed (decode error, size mismatch, ...)
+  int worker = 0;
+};
+
+struct EngineReport {
+  Backend backend = Backend::Cpu;  // resolved
+  int workers = 0;
+  std::vector<std::string> devices;    // one line per worker (GPU name, or "cpu: N threads")
+  std::size_t scored = 0, failed = 0;  // outcomes delivered
+  double seconds = 0.0;                // wall time from the first decode to the last outcome
+};
+
+// The resolved backend and worker count for `options` (throws GpuError when --gpus asks for
+// more devices than are visible, InvalidArgument for --gpus with the CPU backend or a
+// cpu_workers below 1).
+EngineReport plan_workers(const EngineOptions& options);
+
+// Scores every job. `on_done` is called once per delivered job, never concurrently, from worker
+// threads. A GpuError (a broken device would fail every later pair) stops all workers and is
+// rethrown after they finish; per-pair input errors are delivered and the run goes on.
+// `should_stop` (optional) is polled before each pair, under the same lock as `on_done`;
+// returning true ends the run early (in job order, outcomes waiting for an earlier job that
+// was never scored are then dropped).
+EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& options,
+                         const std::function<void(const PairOutcome&)>& on_done,
+                         const std::function<bool()>& should_stop = {});
+
+}  // namespace mad
