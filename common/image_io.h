@@ -44,8 +44,25 @@ GrayImage load_gray_image(const std::string& path);
 // Decodes an 8-bit file without gray conversion (for the preprocessing kernels).
 RawImage8 load_raw_image8(const std::string& path);
 
-// Writes an 8-bit image (1 or 3 channels) as PNG.
+// Writes an 8-bit image (1 to 4 channels) as PNG.
 void save_png8(const std::string& path, const RawImage8& image);
+// Writes an 8-bit image (1 to 4 channels; 2 and 4 carry alpha) as uncompressed TIFF. Throws
+// Error when TIFF support was not built.
+void save_tiff8(const std::string& path, const RawImage8& image);
+// Writes an 8-bit gray or RGB image (1 or 3 channels) as a 24-bit BMP through libstb's
+// stb_image_write (gray repeated in the three channels). Throws Error without libstb.
+void save_bmp8(const std::string& path, const RawImage8& image);
+
+// Formats an 8-bit image can be written in; the output file's extension chooses one.
+enum class ImageFileFormat { kPng, kTiff, kBmp };
+// The extension of the file name in `path`, lowercase, with its dot (".png"); "" when none.
+std::string lowercase_extension(const std::string& path);
+// The format named by the extension of `path` (case-insensitive .png, .tif, .tiff, .bmp) when
+// this build writes it; any other extension (or none) throws InvalidArgument naming the ones
+// it writes.
+ImageFileFormat output_format_for_path(const std::string& path);
+// Writes `image` to `path` in `format` (usually output_format_for_path(path)).
+void save_image8(const std::string& path, const RawImage8& image, ImageFileFormat format);
 // Writes `map` as a 16-bit gray PNG scaled so that its maximum maps to 65535; returns the scale
 // (value = pixel / scale). A map whose maximum is 0 is written as zeros with scale 1.
 double save_png16_scaled(const std::string& path, ImageView<const double> map);

@@ -37,6 +37,12 @@ constexpr std::size_t kMaxPixels = std::size_t{1} << 28;
 void check_header(const std::string& path, long long width, long long height, int channels,
                   int bit_depth);
 
+// Checks an 8-bit image handed to a writer: non-empty, `channels` within [1, max_channels] and
+// a sample buffer of width*height*channels. Throws InvalidArgument "<writer>: <problem> for
+// '<path>'".
+void check_image8_for_write(const char* writer, const std::string& path, const RawImage8& image,
+                            int max_channels);
+
 // Whole file contents. Missing file, directory, unreadable and empty files throw InputError.
 std::vector<std::uint8_t> read_file_bytes(const std::string& path);
 // Format from magic bytes; kUnknown when nothing matches.

@@ -13,6 +13,7 @@
 
 #include "common/error.h"
 #include "common/image_io.h"
+#include "common/image_io_detail.h"
 
 namespace mad {
 namespace {
@@ -86,16 +87,9 @@ void write_png(const std::string& path, const PngLayout& layout, int channels,
 }  // namespace
 
 void save_png8(const std::string& path, const RawImage8& image) {
-  if (image.width <= 0 || image.height <= 0)
-    throw InvalidArgument("save_png8: empty image for '" + path + "'");
+  io_detail::check_image8_for_write("save_png8", path, image, 4);
   static const int kColorType[] = {0, PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA,
                                    PNG_COLOR_TYPE_RGB, PNG_COLOR_TYPE_RGB_ALPHA};
-  if (image.channels < 1 || image.channels > 4)
-    throw InvalidArgument("save_png8: unsupported channel count " + std::to_string(image.channels) +
-                          " for '" + path + "'");
-  const std::size_t count = static_cast<std::size_t>(image.width) * image.height * image.channels;
-  if (image.samples.size() != count)
-    throw InvalidArgument("save_png8: sample count does not match the shape for '" + path + "'");
   std::vector<png_byte> packed(image.samples.begin(), image.samples.end());
   const PngLayout layout{static_cast<png_uint_32>(image.width),
                          static_cast<png_uint_32>(image.height), 8, kColorType[image.channels]};

@@ -1,8 +1,17 @@
 #include "datasets/csv.h"
 
+#include <algorithm>
+
 #include "common/error.h"
 
 namespace mad::datasets {
+namespace {
+
+bool is_blank(char c) {
+  return c == ' ' || c == '\t';
+}
+
+}  // namespace
 
 std::vector<std::string> split_csv_line(const std::string& raw) {
   std::string line = raw;
@@ -37,8 +46,48 @@ std::vector<std::string> split_csv_line(const std::string& raw) {
   return fields;
 }
 
+std::vector<std::string> split_csv_line_trimmed(const std::string& raw) {
+  std::string line = raw;
+  if (!line.empty() && line.back() == '\r') line.pop_back();
+  std::vector<std::string> fields;
+  std::size_t i = 0;
+  for (;;) {
+    while (i < line.size() && is_blank(line[i])) ++i;
+    std::string field;
+    if (i < line.size() && line[i] == '"') {
+      for (++i;; ++i) {
+        if (i >= line.size()) throw InputError("unterminated quoted field");
+        if (line[i] != '"') {
+          field += line[i];
+        } else if (i + 1 < line.size() && line[i + 1] == '"') {
+          field += '"';
+          ++i;
+        } else {
+          break;
+        }
+      }
+      for (++i; i < line.size() && is_blank(line[i]); ++i) {
+      }
+      if (i < line.size() && line[i] != ',')
+        throw InputError("text after the closing quote of field " +
+                         std::to_string(fields.size() + 1));
+    } else {
+      const std::size_t end = std::min(line.find(',', i), line.size());
+      field = line.substr(i, end - i);
+      field.erase(field.find_last_not_of(" \t") + 1);
+      i = end;
+    }
+    fields.push_back(field);
+    if (i >= line.size()) return fields;
+    ++i;  // the comma
+  }
+}
+
 std::string csv_escape(const std::string& field) {
-  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
+  const bool padded = !field.empty() && (is_blank(field.front()) || is_blank(field.back()));
+  if (field.find_first_of(",\"\r\n") == std::string::npos && !padded &&
+      (field.empty() || field.front() != '#'))
+    return field;
   std::string out = "\"";
   for (char c : field) {
     if (c == '"') out += '"';

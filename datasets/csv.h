@@ -10,7 +10,14 @@ namespace mad::datasets {
 
 // Splits one CSV record. Throws InputError on an unterminated quoted field.
 std::vector<std::string> split_csv_line(const std::string& line);
-// Quotes a field when it contains a comma, quote, CR or LF.
+// Splits one hand-written record: spaces and tabs around a field are dropped, but a quoted
+// field is kept exactly (`" a.png"` is " a.png"); a quote opens a quoted field only at the
+// field's start, elsewhere it is an ordinary character (`it's "x".png`). Throws InputError on
+// an unterminated quoted field or text after a closing quote.
+std::vector<std::string> split_csv_line_trimmed(const std::string& line);
+// Quotes a field when it contains a comma, quote, CR or LF, starts or ends with a space or a
+// tab, or starts with '#', so that both splitters (and a reader that skips '#' comment lines)
+// give it back unchanged.
 std::string csv_escape(const std::string& field);
 // Joins fields into one record (no line terminator).
 std::string join_csv(const std::vector<std::string>& fields);

@@ -56,20 +56,24 @@ std::string find_child(const std::string& root, const std::string& name) {
   return index.contains(name) ? index.resolve(name) : std::string();
 }
 
-std::vector<NumberedLine> read_lines(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError("cannot open '" + path + "'");
-  std::vector<NumberedLine> lines;
-  std::string text;
-  int n = 0;
-  while (std::getline(in, text)) {
-    ++n;
-    if (!text.empty() && text.back() == '\r') text.pop_back();
-    if (n == 1 && text.rfind("\xEF\xBB\xBF", 0) == 0) text.erase(0, 3);
-    lines.push_back({n, text});
+LineReader::LineReader(const std::string& path) : path_(path), in_(path, std::ios::binary) {
+  if (!in_) throw InputError("cannot open '" + path + "'");
+}
+
+bool LineReader::next(NumberedLine& line) {
+  if (!std::getline(in_, line.text)) {
+    if (in_.bad()) throw InputError("error while reading '" + path_ + "'");
+    return false;
   }
-  if (in.bad()) throw InputError("error while reading '" + path + "'");
-  return lines;
+  line.line = ++line_no_;
+  if (!line.text.empty() && line.text.back() == '\r') line.text.pop_back();
+  if (line.line == 1 && line.text.rfind("\xEF\xBB\xBF", 0) == 0) line.text.erase(0, 3);
+  return true;
+}
+
+std::vector<NumberedLine> read_lines(const std::string& path) {
+  LineReader reader(path);
+  return collect<NumberedLine>(reader);
 }
 
 void throw_at(const std::string& file, int line, const std::string& message) {

@@ -4,6 +4,7 @@
 // as numbered lines.
 #pragma once
 
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -41,8 +42,31 @@ struct NumberedLine {
   int line = 0;      // 1-based
   std::string text;  // trailing CR removed, otherwise as read
 };
-// Every line of a text file (a UTF-8 BOM on the first is dropped). Throws InputError naming the
-// file when it cannot be read.
+// The lines of a text file one at a time, in constant memory: trailing CR removed, a UTF-8 BOM
+// on the first line dropped. Throws InputError naming the file when it cannot be opened or
+// read.
+class LineReader {
+ public:
+  explicit LineReader(const std::string& path);
+  // The next line; false at the end of the file.
+  bool next(NumberedLine& line);
+
+ private:
+  std::string path_;
+  std::ifstream in_;
+  int line_no_ = 0;
+};
+
+// Everything a streaming reader (LineReader, PairsListReader) gives, in order.
+template <class Item, class Reader>
+std::vector<Item> collect(Reader& reader) {
+  std::vector<Item> items;
+  Item item;
+  while (reader.next(item)) items.push_back(item);
+  return items;
+}
+
+// Every line of a text file, as LineReader gives them.
 std::vector<NumberedLine> read_lines(const std::string& path);
 
 // Parses a whole field as a finite double ("5.51", "-1e-3"); throws InputError

@@ -1,24 +1,23 @@
 #include "kernels/kernel_format.h"
 
 #include <algorithm>
-#include <cctype>
 #include <sstream>
 
+#include "common/error.h"
+#include "common/image_io.h"
 #include "kernels/kernel_variant.h"
 
 namespace mad::kernels {
 
 HistogramFormat histogram_format_for_path(const std::string& path) {
-  const std::size_t dot = path.find_last_of('.');
-  const std::size_t slash = path.find_last_of('/');
-  if (dot == std::string::npos || (slash != std::string::npos && dot < slash))
-    return HistogramFormat::Text;
-  std::string ext = path.substr(dot + 1);
-  std::transform(ext.begin(), ext.end(), ext.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  if (ext == "csv") return HistogramFormat::Csv;
-  if (ext == "json") return HistogramFormat::Json;
-  return HistogramFormat::Text;
+  const std::string ext = lowercase_extension(path);
+  if (ext == ".csv") return HistogramFormat::Csv;
+  if (ext == ".json") return HistogramFormat::Json;
+  if (ext == ".txt" || ext.empty()) return HistogramFormat::Text;
+  throw InvalidArgument("cannot write a histogram to '" + path +
+                        "': its format follows the extension: .csv, .json, or .txt (or none) "
+                        "for text (not " +
+                        ext + ")");
 }
 
 std::string format_histogram(const Histogram& histogram, HistogramFormat format) {

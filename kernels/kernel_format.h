@@ -9,7 +9,8 @@ namespace mad::kernels {
 
 enum class HistogramFormat { Text, Csv, Json };
 
-// By file extension (case-insensitive): .csv -> Csv, .json -> Json, anything else -> Text.
+// By file extension (case-insensitive): .csv -> Csv, .json -> Json, .txt or no extension ->
+// Text. Any other extension (an image's, say) throws InvalidArgument naming these.
 HistogramFormat histogram_format_for_path(const std::string& path);
 
 // Text: one "value count" line per bin. CSV: header "value,count" then 256 rows. JSON:

@@ -48,6 +48,11 @@ KernelRequest make_kernel_request(const KernelArgs& args) {
                           ": an output path (OUT) is required for the result image");
   r.input = args.input;
   r.output = args.output;
+  // Refused before the input is read: the extension decides what would be written.
+  if (produces_image(r.kind))
+    r.image_format = output_format_for_path(r.output);
+  else if (!r.output.empty())
+    r.histogram_format = histogram_format_for_path(r.output);
   r.backend = parse_backend(args.backend);
   if (r.kind != KernelKind::Nick && (args.window || args.k))
     throw InvalidArgument("--window and --k apply to nick only, not to " + name);

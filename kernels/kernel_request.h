@@ -9,6 +9,7 @@
 
 #include "common/image_io.h"
 #include "kernels/histogram.h"
+#include "kernels/kernel_format.h"
 #include "kernels/kernel_variant.h"
 #include "kernels/nick.h"
 
@@ -37,14 +38,19 @@ struct KernelRequest {
   std::string input, output, variant;
   Backend backend = Backend::Auto;  // as asked; run_kernel resolves Auto
   NickParams nick;
+  // The format `output`'s extension names: image_format for image kernels (written with
+  // save_image8), histogram_format for the histogram (Text when printed).
+  ImageFileFormat image_format = ImageFileFormat::kPng;
+  HistogramFormat histogram_format = HistogramFormat::Text;
 };
 
 // True for the kernels whose result is an image (all but the histogram).
 bool produces_image(KernelKind kind);
 
 // Validates `args`; throws InvalidArgument with a message naming the bad argument (unknown
-// kernel or backend, missing input or output, --window/--k given to a kernel other than
-// nick or out of range, --variant with the cpu backend or not registered).
+// kernel or backend, missing input or output, an output extension this build does not write
+// for the kernel's result, --window/--k given to a kernel other than nick or out of range,
+// --variant with the cpu backend or not registered).
 KernelRequest make_kernel_request(const KernelArgs& args);
 
 struct KernelOutcome {

@@ -9,7 +9,9 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -130,10 +132,19 @@ int main(int argc, char** argv) {
   // --threads=N (ours) is taken out before Google Benchmark parses the rest.
   std::vector<char*> args;
   for (int i = 0; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--threads=", 10) == 0)
-      mad::set_thread_count(std::atoi(argv[i] + 10));
-    else
+    if (std::strncmp(argv[i], "--threads=", 10) == 0) {
+      // A count, never reinterpreted: atoi read "abc" and "0" as 0, i.e. every core.
+      const char* text = argv[i] + 10;
+      int threads = 0;
+      const auto [end, ec] = std::from_chars(text, text + std::strlen(text), threads);
+      if (ec != std::errc() || *end != '\0' || threads < 1) {
+        std::fprintf(stderr, "--threads=%s: expected a whole number >= 1\n", text);
+        return 2;
+      }
+      mad::set_thread_count(threads);
+    } else {
       args.push_back(argv[i]);
+    }
   }
   int n = static_cast<int>(args.size());
   benchmark::Initialize(&n, args.data());

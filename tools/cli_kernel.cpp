@@ -15,6 +15,7 @@
 #include "kernels/kernel_format.h"
 #include "kernels/kernel_request.h"
 #include "tools/cli_commands.h"
+#include "tools/cli_options.h"
 
 namespace mad::cli {
 namespace {
@@ -45,12 +46,10 @@ int run_kernel_command(const KernelCliState& state) {
     std::fprintf(stderr, "mad: note: %s: %s\n", request.input.c_str(), note.c_str());
 
   if (out.histogram && !request.output.empty())
-    write_text(request.output,
-               kernels::format_histogram(*out.histogram,
-                                         kernels::histogram_format_for_path(request.output)));
+    write_text(request.output, kernels::format_histogram(*out.histogram, request.histogram_format));
   else if (out.histogram && !state.json)
     std::cout << kernels::format_histogram(*out.histogram, kernels::HistogramFormat::Text);
-  if (!out.histogram) save_png8(request.output, out.image);
+  if (!out.histogram) save_image8(request.output, out.image, request.image_format);
 
   if (state.json) {
     nlohmann::json j;
@@ -81,16 +80,23 @@ Subcommand add_kernel_command(CLI::App& root) {
   cmd->add_option("KERNEL", state->args.kernel, "gray | darken | histogram | smooth | nick");
   cmd->add_option("IN", state->args.input, "Input image (PNG, JPEG, TIFF, BMP, PGM/PPM; 8-bit)");
   cmd->add_option("OUT", state->args.output,
-                  "Output PNG (required for image kernels); histogram: .csv, .json or text file "
-                  "(default: text on standard output)");
+                  "Output image, its format named by the extension: .png, .tif/.tiff (with "
+                  "libtiff), .bmp (with libstb); histogram: .csv, .json, or .txt / no extension "
+                  "for text (default: text on standard output)");
   cmd->add_option("--variant", state->args.variant,
                   "CUDA variant (see --list-variants; default: the kernel's default)");
   CLI::Option* window =
-      cmd->add_option("--window", state->window, "nick: window size w in [2, 101] (default 15)");
-  CLI::Option* k = cmd->add_option("--k", state->k, "nick: k in [-0.2, -0.01] (default -0.1)");
+      cmd->add_option("--window", state->window, "nick: window size w in [2, 101] (default 15)")
+          ->check(decimal_integer());
+  CLI::Option* k = cmd->add_option("--k", state->k, "nick: k in [-0.2, -0.01] (default -0.1)")
+                       ->check(decimal_number());
   cmd->add_option("--backend", state->args.backend, "auto | cpu | cuda")->capture_default_str();
   cmd->add_flag("--json", state->json, "Print one JSON object describing the run");
-  cmd->add_flag("--list-variants", state->list_variants, "List every kernel's variants and exit");
+  CLI::Option* list = cmd->add_flag("--list-variants", state->list_variants,
+                                    "List every kernel's variants and exit (takes nothing else)");
+  // The listing ignores every other argument: refuse them rather than accept and drop them.
+  for (CLI::Option* other : cmd->get_options())
+    if (other != list && other != cmd->get_help_ptr()) list->excludes(other);
   auto run = [state, window, k]() {
     if (window->count() > 0) state->args.window = state->window;
     if (k->count() > 0) state->args.k = state->k;

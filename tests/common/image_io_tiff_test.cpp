@@ -245,6 +245,32 @@ TEST(TiffIo, SaveTiffFloatRoundTripsAndIsNotAnInputImage) {
   }
 }
 
+// NaN and infinities cannot enter MAD through a 32-bit float TIFF (a map written by
+// `mad score --maps` of a degenerate pair holds them): every float TIFF is an InputError that
+// names the sample format, whatever its values, before any sample reaches a computation.
+TEST(TiffIo, FloatTiffWithNanOrInfIsAnInputError) {
+  TempDir dir;
+  const double specials[] = {std::nan(""), HUGE_VAL, -HUGE_VAL};
+  for (double special : specials) {
+    Image<double> map(5, 3, 0.5);
+    map(1, 2) = special;
+    const std::string path = dir.file("special.tif");
+    save_tiff_float(path, map.cview());
+    for (int reader = 0; reader < 2; ++reader) {
+      try {
+        if (reader == 0)
+          load_gray_image(path);
+        else
+          load_raw_image8(path);
+        ADD_FAILURE() << "float TIFF holding " << special << " accepted";
+      } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("floating-point"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+      }
+    }
+  }
+}
+
 // A minimal little-endian 8-bit gray TIFF built by hand with the directory BEFORE the pixel
 // data (libtiff itself writes it last), so that cutting the file keeps a valid directory and
 // only the strip is short.

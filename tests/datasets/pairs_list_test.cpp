@@ -1,8 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <unistd.h>
+#include <string>
+#include <vector>
 
 #include "common/error.h"
 #include "datasets/csv.h"
@@ -68,6 +72,98 @@ TEST_F(PairsListTest, MalformedRowsCarryTheirErrorAndDoNotStopTheList) {
 
 TEST(PairsList, MissingListIsAnInputError) {
   EXPECT_THROW(read_pairs_list("/nonexistent/list.csv"), InputError);
+}
+
+// Paths as users name files: spaces, commas, quotes and non-ASCII characters, in a pairs
+// list written by hand or by join_csv, read back exactly; a UTF-8 BOM; and a list of 10^6
+// rows streamed in memory that does not grow with the list.
+const std::vector<std::string> kAwkwardNames = {
+    "plain.png",          "with space.png",
+    " leading space.png", "trailing space.png ",
+    "a,comma.png",        "it's \"quoted\".png",
+    "#hash.png",          "caf\xC3\xA9 \xE6\x97\xA5\xE6\x9C\xAC.png",
+    "tab\tinside.png",    ""};
+
+TEST(CsvPaths, JoinCsvRoundTripsThroughBothSplitters) {
+  EXPECT_EQ(split_csv_line(join_csv(kAwkwardNames)), kAwkwardNames);
+  EXPECT_EQ(split_csv_line_trimmed(join_csv(kAwkwardNames)), kAwkwardNames);
+  EXPECT_EQ(csv_escape(" lead"), "\" lead\"");
+  EXPECT_EQ(csv_escape("trail\t"), "\"trail\t\"");
+  EXPECT_EQ(csv_escape("#x"), "\"#x\"");
+  EXPECT_EQ(csv_escape("caf\xC3\xA9.png"), "caf\xC3\xA9.png");  // UTF-8 needs no quotes
+  EXPECT_EQ(csv_escape("x#y"), "x#y");
+}
+
+TEST(CsvPaths, TrimmedSplitterKeepsQuotedTextExactly) {
+  EXPECT_EQ(split_csv_line_trimmed("  a.png , \" b .png \" ,c\r"),
+            (std::vector<std::string>{"a.png", " b .png ", "c"}));
+  EXPECT_EQ(split_csv_line_trimmed("it's \"x\".png, d.png"),
+            (std::vector<std::string>{"it's \"x\".png", "d.png"}));
+  EXPECT_EQ(split_csv_line_trimmed("\"a,\"\"b\"\"\",,"),
+            (std::vector<std::string>{"a,\"b\"", "", ""}));
+  EXPECT_THROW(split_csv_line_trimmed("\"open, x"), InputError);
+  EXPECT_THROW(split_csv_line_trimmed("\"closed\"junk, x"), InputError);
+}
+
+TEST_F(PairsListTest, AwkwardPathsWrittenByJoinCsvAreReadExactly) {
+  std::string text = "ref,dist\n";
+  for (std::size_t i = 0; i + 1 < kAwkwardNames.size(); ++i)
+    text += join_csv({kAwkwardNames[i], "d/" + kAwkwardNames[i]}) + "\n";
+  const std::vector<PairRow> rows = read_pairs_list(write(text));
+  ASSERT_EQ(rows.size(), kAwkwardNames.size() - 1);
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    EXPECT_TRUE(rows[i].error.empty()) << rows[i].error;
+    EXPECT_EQ(rows[i].ref, (dir_ / kAwkwardNames[i]).string()) << i;
+    EXPECT_EQ(rows[i].dist, (dir_ / "d" / kAwkwardNames[i]).string()) << i;
+  }
+}
+
+TEST_F(PairsListTest, ByteOrderMarkAndHandWrittenQuotes) {
+  const std::vector<PairRow> rows =
+      read_pairs_list(write("\xEF\xBB\xBF"
+                            "dist , ref\r\nit's \"d\".png , \"r, 1.png\"\r\n"));
+  ASSERT_EQ(rows.size(), 1u);  // the header was recognised despite the BOM
+  EXPECT_EQ(rows[0].line, 2);
+  EXPECT_EQ(rows[0].ref, (dir_ / "r, 1.png").string());
+  EXPECT_EQ(rows[0].dist, (dir_ / "it's \"d\".png").string());
+}
+
+long resident_kib() {
+  std::ifstream status("/proc/self/status");
+  std::string key;
+  long value = -1;
+  while (status >> key)
+    if (key == "VmRSS:") return status >> value ? value : -1;
+  return -1;
+}
+
+// 10^6 rows stream: the reader's memory does not grow with the list (all the rows held at once
+// would take well over 100 MiB).
+TEST_F(PairsListTest, AMillionRowsStreamInFlatMemory) {
+  const int kRows = 1000000;
+  {
+    std::ofstream out(dir_ / "list.csv");
+    out << "ref,dist\n";
+    for (int i = 0; i < kRows; ++i)
+      out << "references/reference_image_" << i << ".png,distorted/distorted_image_" << i
+          << ".png\n";
+  }
+  const long before = resident_kib();
+  PairsListReader reader((dir_ / "list.csv").string());
+  PairRow row;
+  int count = 0;
+  long peak = before;
+  while (reader.next(row)) {
+    ASSERT_TRUE(row.error.empty()) << row.error;
+    if (++count % 100000 == 0) peak = std::max(peak, resident_kib());
+  }
+  EXPECT_EQ(count, kRows);
+  EXPECT_EQ(row.line, kRows + 1);
+  EXPECT_EQ(
+      row.dist,
+      (dir_ / "distorted" / ("distorted_image_" + std::to_string(kRows - 1) + ".png")).string());
+  if (before < 0) GTEST_SKIP() << "no /proc/self/status to measure memory";
+  EXPECT_LT(peak - before, 16 * 1024) << "resident memory grew by " << peak - before << " KiB";
 }
 
 }  // namespace
