@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "tests/support/test_support.h"
-#include "tests/tools/bench_markup_check.h"
+#include "tests/bench/bench_markup_check.h"
 
 namespace fs = std::filesystem;
 

@@ -7,12 +7,12 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
-#include "tests/tools/bench_markup_check.h"
-#include "tools/cli_bench.h"
-#include "tools/cli_bench_model.h"
-#include "tools/cli_bench_runners.h"
+#include "tests/bench/bench_markup_check.h"
+#include "tools/bench/report.h"
+#include "tools/bench/model.h"
+#include "tools/bench/runners.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
 
 BenchRow row(const std::string& group, const std::string& case_name, const std::string& variant,
@@ -189,4 +189,4 @@ TEST(BenchHtml, ChartsAndPagesAreWellFormed) {
 }
 
 }  // namespace
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

@@ -1,20 +1,21 @@
-// kernel_bench: the timing entry returns consistent plain structs for every kernel (not a
-// benchmark; the numbers themselves belong to `mad bench`). Skips without a device.
+// tools/bench/kernel_bench.h: the timing entry returns consistent plain structs for every kernel
+// (not a benchmark; the numbers themselves belong to `mad bench`). Skips without a device.
 #include <gtest/gtest.h>
 
-#include "kernels/kernel_bench.h"
+#include "tools/bench/kernel_bench.h"
 #include "tests/kernels/kernel_test_util.h"
 #include "tests/support/test_support.h"
 
-namespace mad::kernels {
+namespace mad::bench {
 namespace {
 
 void expect_consistent(const KernelTiming& t, int repeats) {
-  EXPECT_EQ(static_cast<int>(t.samples_ms.size()), repeats) << t.kernel;
+  EXPECT_EQ(static_cast<int>(t.time.samples_ms.size()), repeats) << t.kernel;
+  EXPECT_EQ(t.time.runs, repeats) << t.kernel;
   EXPECT_GE(t.copies, 1) << t.kernel;
-  EXPECT_GT(t.min_ms, 0.0) << t.kernel;
-  EXPECT_LE(t.min_ms, t.median_ms) << t.kernel;
-  EXPECT_LE(t.median_ms, t.max_ms) << t.kernel;
+  EXPECT_GT(t.time.min_ms, 0.0) << t.kernel;
+  EXPECT_LE(t.time.min_ms, t.time.median_ms) << t.kernel;
+  EXPECT_LE(t.time.median_ms, t.time.max_ms) << t.kernel;
   EXPECT_GT(t.bytes_read, 0u) << t.kernel;
   EXPECT_GT(t.bytes_written, 0u) << t.kernel;
   EXPECT_FALSE(t.variant.empty()) << t.kernel;
@@ -22,13 +23,13 @@ void expect_consistent(const KernelTiming& t, int repeats) {
 
 TEST(KernelBenchCuda, TimesEveryKernel) {
   MAD_REQUIRE_GPU();
-  BenchOptions options;
+  KernelBenchOptions options;
   options.warmup = 1;
   options.repeats = 5;
-  const Image<std::uint8_t> rgb = test::random_bytes(3 * 640, 480, 5101);
-  const Image<std::uint8_t> gray = test::random_bytes(640, 480, 5102);
-  const KernelTiming g =
-      bench_gray(interleaved_rgb(rgb.cview(), 3), GrayWeighting::Darken, "", options);
+  const Image<std::uint8_t> rgb = kernels::test::random_bytes(3 * 640, 480, 5101);
+  const Image<std::uint8_t> gray = kernels::test::random_bytes(640, 480, 5102);
+  const KernelTiming g = bench_gray(kernels::interleaved_rgb(rgb.cview(), 3),
+                                    kernels::GrayWeighting::Darken, "", options);
   expect_consistent(g, options.repeats);
   EXPECT_EQ(g.kernel, "darken");
   EXPECT_EQ(g.bytes_read, 3u * 640 * 480);
@@ -41,4 +42,4 @@ TEST(KernelBenchCuda, TimesEveryKernel) {
 }
 
 }  // namespace
-}  // namespace mad::kernels
+}  // namespace mad::bench

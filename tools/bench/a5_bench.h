@@ -1,5 +1,6 @@
 // CUDA-event timing of the A5 block-statistics variants (appearance/a5_variants.h) for
-// `mad bench` (CUDA builds only).
+// `mad bench` (CUDA builds only), through the one GPU timer (gpu_timer_cuda.h): every run
+// synchronized, no L2 flush (the 40 subbands of a pair span several times the L2).
 #pragma once
 
 #include <cstddef>
@@ -8,8 +9,9 @@
 
 #include "appearance/a5_variants.h"
 #include "common/image.h"
+#include "tools/bench/measurement.h"
 
-namespace mad::appearance {
+namespace mad::bench {
 
 struct A5BenchOptions {
   bool single_precision = false;      // time the float instantiation instead of double
@@ -24,11 +26,10 @@ struct A5BenchResult {
   int width = 0, height = 0;
   int subbands = 0;        // subbands per launch (all of them: one launch per run)
   std::size_t blocks = 0;  // 16x16 blocks per subband
-  int runs = 0;
-  double median_ms = 0, min_ms = 0, max_ms = 0;
+  Measurement time;
   double input_bytes = 0;    // subband samples read once (lower bound on DRAM traffic)
   double sample_visits = 0;  // 2 passes x 256 samples x blocks x subbands
-  double gvisits_per_s = 0;  // sample_visits / median time
+  double gvisits_per_s = 0;  // sample_visits / time.median_ms
 };
 
 #ifdef MAD_HAVE_CUDA
@@ -45,4 +46,4 @@ std::vector<A5BenchResult> a5_bench_pair(ImageView<const double> ref, ImageView<
                                          const A5BenchOptions& options);
 #endif
 
-}  // namespace mad::appearance
+}  // namespace mad::bench

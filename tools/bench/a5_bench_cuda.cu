@@ -1,26 +1,32 @@
-// CUDA-event timing of the A5 variants (appearance/a5_bench.h) for `mad bench`: all subbands in
-// one launch per run, warm-up launches first, then the median of the timed runs.
+// CUDA-event timing of the A5 variants (tools/bench/a5_bench.h) for `mad bench`: all subbands
+// in one launch per run, timed by the one GPU timer (gpu_timer_cuda.h).
 #include <algorithm>
 #include <vector>
 
-#include "appearance/a5_bench.h"
+#include "tools/bench/a5_bench.h"
 #include "appearance/a5_variants_cuda.h"
 #include "appearance/log_gabor.h"
 #include "appearance/subband_magnitude.h"
 #include "common/cuda_resources.h"
 #include "common/error.h"
 #include "common/fft_cpu.h"
+#include "tools/bench/gpu_timer_cuda.h"
 
-namespace mad::appearance {
+namespace mad::bench {
 namespace {
+
+using appearance::A5Input;
+using appearance::A5Output;
+using appearance::A5Variant;
 
 template <class Real>
 std::vector<const A5Variant<Real>*> selected_variants(const A5BenchOptions& options) {
   std::vector<const A5Variant<Real>*> out;
   if (options.variants.empty()) {
-    for (const A5Variant<Real>& v : a5_variants<Real>()) out.push_back(&v);
+    for (const A5Variant<Real>& v : appearance::a5_variants<Real>()) out.push_back(&v);
   } else {
-    for (const std::string& name : options.variants) out.push_back(&find_a5_variant<Real>(name));
+    for (const std::string& name : options.variants)
+      out.push_back(&appearance::find_a5_variant<Real>(name));
   }
   return out;
 }
@@ -60,33 +66,22 @@ std::vector<A5BenchResult> bench(const std::vector<ImageView<const double>>& sub
   out.pitch = grid.cols;
   out.subband_stride = static_cast<std::ptrdiff_t>(blocks);
 
-  cuda::Event start, stop;
+  GpuTimerOptions timer;
+  timer.warmup = options.warmup_runs;
+  timer.runs = options.timed_runs;
   std::vector<A5BenchResult> results;
   for (const A5Variant<Real>* v : variants) {
-    for (int r = 0; r < options.warmup_runs; ++r) v->launch(in, out, grid, stream.get());
-    std::vector<double> ms;
-    for (int r = 0; r < options.timed_runs; ++r) {
-      start.record(stream.get());
-      v->launch(in, out, grid, stream.get());
-      stop.record(stream.get());
-      stop.synchronize();
-      ms.push_back(stop.elapsed_ms_since(start));
-    }
-    std::sort(ms.begin(), ms.end());
     A5BenchResult res;
+    res.time = time_gpu(stream.get(), timer, [&](int) { v->launch(in, out, grid, stream.get()); });
     res.variant = v->name;
     res.precision = sizeof(Real) == sizeof(double) ? "double" : "float";
     res.width = width;
     res.height = height;
     res.subbands = static_cast<int>(count);
     res.blocks = blocks;
-    res.runs = options.timed_runs;
-    res.median_ms = ms[ms.size() / 2];
-    res.min_ms = ms.front();
-    res.max_ms = ms.back();
     res.input_bytes = static_cast<double>(count * plane * sizeof(Real));
     res.sample_visits = 2.0 * kBlockSize * kBlockSize * static_cast<double>(blocks) * count;
-    res.gvisits_per_s = res.sample_visits / (res.median_ms * 1e-3) * 1e-9;
+    res.gvisits_per_s = res.sample_visits / (res.time.median_ms * 1e-3) * 1e-9;
     results.push_back(res);
   }
   stream.synchronize();
@@ -113,16 +108,17 @@ std::vector<A5BenchResult> a5_bench_pair(ImageView<const double> ref, ImageView<
     throw InvalidArgument("a5_bench_pair: images differ in size");
   const int w = ref.width, h = ref.height;
   const CpuFft2d fft(w, h);
-  const LogGaborBankCpu bank(w, h);
-  SubbandScratch scratch(static_cast<std::size_t>(w) * h);
+  const appearance::LogGaborBankCpu bank(w, h);
+  appearance::SubbandScratch scratch(static_cast<std::size_t>(w) * h);
   std::vector<Complex> spectrum(static_cast<std::size_t>(w) * h);
   std::vector<Image<double>> magnitudes;
   for (ImageView<const double> image : {ref, dst}) {
     fft.forward_real(image, spectrum.data());
-    for (int s = 0; s < kScales; ++s)
-      for (int o = 0; o < kOrientations; ++o) {
+    for (int s = 0; s < appearance::kScales; ++s)
+      for (int o = 0; o < appearance::kOrientations; ++o) {
         magnitudes.emplace_back(w, h);
-        subband_magnitude_cpu(fft, bank, s, o, spectrum.data(), scratch, magnitudes.back().view());
+        appearance::subband_magnitude_cpu(fft, bank, s, o, spectrum.data(), scratch,
+                                          magnitudes.back().view());
       }
   }
   std::vector<ImageView<const double>> views;
@@ -130,4 +126,4 @@ std::vector<A5BenchResult> a5_bench_pair(ImageView<const double> ref, ImageView<
   return a5_bench(views, options);
 }
 
-}  // namespace mad::appearance
+}  // namespace mad::bench

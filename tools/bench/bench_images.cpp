@@ -1,4 +1,4 @@
-#include "mad/bench_images.h"
+#include "tools/bench/bench_images.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 
 #include "mad/score.h"
 
-namespace mad {
+namespace mad::bench {
 
 BenchPair make_bench_pair(int width, int height, std::uint32_t seed) {
   std::mt19937 rng(seed);
@@ -35,4 +35,4 @@ BenchPair make_bench_pair(int width, int height, std::uint32_t seed) {
   return p;
 }
 
-}  // namespace mad
+}  // namespace mad::bench

@@ -7,7 +7,7 @@
 
 #include "common/image_io.h"
 
-namespace mad {
+namespace mad::bench {
 
 struct BenchPair {
   GrayImage ref, dst;
@@ -15,4 +15,4 @@ struct BenchPair {
 
 BenchPair make_bench_pair(int width, int height, std::uint32_t seed);
 
-}  // namespace mad
+}  // namespace mad::bench

@@ -9,9 +9,9 @@
 #include <sstream>
 
 #include "common/error.h"
-#include "tools/cli_bench_runners.h"
+#include "tools/bench/runners.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
 
 bool is_preprocessing(const std::string& g) {
@@ -114,25 +114,12 @@ std::vector<std::string> parse_list(const std::string& list,
   return out;
 }
 
-Timing summarize(std::vector<double> ms, int warmup) {
-  Timing t;
-  t.warmup = warmup;
-  t.runs = static_cast<int>(ms.size());
-  if (ms.empty()) return t;
-  std::sort(ms.begin(), ms.end());
-  const std::size_t n = ms.size();
-  t.median_ms = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
-  t.min_ms = ms.front();
-  t.max_ms = ms.back();
-  return t;
+void apply_measurement(BenchRow& row, const Measurement& m) {
+  row.warmup = m.warmup;
+  row.runs = m.runs;
+  row.median_ms = m.median_ms;
+  row.min_ms = m.min_ms;
+  row.max_ms = m.max_ms;
 }
 
-void apply_timing(BenchRow& row, const Timing& t) {
-  row.warmup = t.warmup;
-  row.runs = t.runs;
-  row.median_ms = t.median_ms;
-  row.min_ms = t.min_ms;
-  row.max_ms = t.max_ms;
-}
-
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

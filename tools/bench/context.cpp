@@ -1,48 +1,16 @@
 // BenchContext: where runners put their rows, how CPU references are timed, how a failing
 // measurement is turned into a note, and how a variant's launch shape is read off its name.
 #include <algorithm>
-#include <chrono>
 #include <exception>
 #include <regex>
 
 #include "common/error.h"
 #include "common/parallel.h"
-#include "tools/cli_bench_runners.h"
+#include "tools/bench/cpu_timer.h"
+#include "tools/bench/runners.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
-
-using Clock = std::chrono::steady_clock;
-
-// Timed calls until cpu_max_runs calls or cpu_budget_s seconds have been spent, whichever
-// comes first, but at least one. With `warm_up`, the first call is a warm-up (plans, caches,
-// page faults) and is discarded, unless it alone took longer than the budget: such a call
-// (seconds, at 8192x8192) dwarfs its one-off costs, so it is kept as the first timed run
-// instead of being repeated.
-Timing time_cpu(const std::function<void()>& fn, const BenchConfig& c, bool warm_up) {
-  std::vector<double> ms;
-  double spent_s = 0;
-  int warmup = 0;
-  auto timed_call = [&] {
-    const auto t0 = Clock::now();
-    fn();
-    return std::chrono::duration<double>(Clock::now() - t0).count();
-  };
-  if (warm_up) {
-    const double first = timed_call();
-    if (first > c.cpu_budget_s)
-      ms.push_back(first * 1e3), spent_s = first;
-    else
-      warmup = 1;
-  }
-  while (static_cast<int>(ms.size()) < std::max(1, c.cpu_max_runs) &&
-         (ms.empty() || spent_s < c.cpu_budget_s)) {
-    const double dt = timed_call();
-    ms.push_back(dt * 1e3);
-    spent_s += dt;
-  }
-  return summarize(ms, warmup);
-}
 
 // Restores the default worker count however the timed call exits.
 struct ThreadCountGuard {
@@ -75,7 +43,8 @@ void BenchContext::add_cpu_rows(const BenchRow& proto, const std::function<void(
     row.threads = one_thread ? 1 : thread_count();
     // The all-threads measurement follows the one-thread one on the same data, which has
     // warmed it already: a second warm-up call would only cost time (seconds at 8192x8192).
-    apply_timing(row, time_cpu(fn, config, one_thread));
+    apply_measurement(row,
+                      time_cpu_budget(fn, {config.cpu_max_runs, config.cpu_budget_s}, one_thread));
     add(std::move(row));
   }
 }
@@ -105,4 +74,4 @@ void describe_launch_shape(BenchRow& row) {
   }
 }
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

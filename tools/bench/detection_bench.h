@@ -1,6 +1,7 @@
-// Timings of the CUDA detection stage for `mad bench` (STYLE rule 14): CUDA events around each
-// measured launch sequence, warm-up runs first, then the median of N. CUDA-free; implemented
-// only in builds with the CUDA backend (detection_bench_cuda.cu).
+// Timings of the CUDA detection stage for `mad bench` (STYLE rule 14), through the one GPU timer
+// (gpu_timer_cuda.h: CUDA events around each measured launch sequence, warm-up runs first,
+// every run synchronized). CUDA-free; implemented only in builds with the CUDA backend
+// (detection_bench_cuda.cu).
 #pragma once
 
 #include <cstdint>
@@ -8,13 +9,14 @@
 #include <vector>
 
 #include "detection/detection_gpu.h"
+#include "tools/bench/measurement.h"
 
-namespace mad::detection {
+namespace mad::bench {
 
 struct DetBenchOptions {
   int width = 512;
   int height = 512;
-  GpuPrecision precision = GpuPrecision::kDouble;
+  detection::GpuPrecision precision = detection::GpuPrecision::kDouble;
   int warmup = 5;          // untimed runs before the measured ones
   int repetitions = 50;    // measured runs (>= 1)
   std::uint32_t seed = 1;  // the seeded random pair timed (content barely matters)
@@ -22,10 +24,7 @@ struct DetBenchOptions {
 
 struct DetBenchTiming {
   std::string name;  // "<variant>/reference", "<variant>/error", "stage/..." (see below)
-  double median_ms = 0.0;
-  double min_ms = 0.0;
-  double max_ms = 0.0;
-  int repetitions = 0;
+  Measurement time;  // time.runs = the options' repetitions
 };
 
 // Times, on one seeded random pair of the requested shape and precision:
@@ -37,4 +36,4 @@ struct DetBenchTiming {
 // options, GpuError for CUDA failures.
 std::vector<DetBenchTiming> bench_detection_cuda(const DetBenchOptions& options);
 
-}  // namespace mad::detection
+}  // namespace mad::bench

@@ -1,4 +1,5 @@
-// bench_detection_cuda: CUDA-event timings of the detection variants and of the whole stage.
+// bench_detection_cuda (tools/bench/detection_bench.h): CUDA-event timings of the detection
+// variants and of the whole stage.
 #include <algorithm>
 #include <functional>
 #include <random>
@@ -8,32 +9,19 @@
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
 #include "common/error.h"
-#include "detection/detection_bench.h"
 #include "detection/detection_stage_cuda.h"
+#include "tools/bench/detection_bench.h"
+#include "tools/bench/gpu_timer_cuda.h"
 
-namespace mad::detection {
+namespace mad::bench {
 namespace {
 
-// Warm-up runs, then `repetitions` runs each bracketed by two events; the median, min and max
-// of the event times. Each measured run is synchronized so the events bracket exactly one.
 DetBenchTiming time_launches(const std::string& name, const std::function<void()>& launch,
                              cudaStream_t stream, int warmup, int repetitions) {
-  for (int i = 0; i < warmup; ++i) launch();
-  MAD_CUDA_CHECK(cudaStreamSynchronize(stream));
-  const cuda::Event start, stop;
-  std::vector<double> ms;
-  ms.reserve(repetitions);
-  for (int i = 0; i < repetitions; ++i) {
-    start.record(stream);
-    launch();
-    stop.record(stream);
-    stop.synchronize();
-    ms.push_back(stop.elapsed_ms_since(start));
-  }
-  std::sort(ms.begin(), ms.end());
-  const std::size_t n = ms.size();
-  const double median = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
-  return {name, median, ms.front(), ms.back(), repetitions};
+  GpuTimerOptions o;
+  o.warmup = warmup;
+  o.runs = repetitions;
+  return {name, time_gpu(stream, o, [&](int) { launch(); })};
 }
 
 template <class Real>
@@ -60,12 +48,12 @@ std::vector<DetBenchTiming> bench_with(const DetBenchOptions& o) {
   const Real* dst = raw.get() + n;
 
   std::vector<DetBenchTiming> out;
-  DetectionStageCuda<Real> stage(w, h, s);
+  detection::DetectionStageCuda<Real> stage(w, h, s);
   // The stage leaves L'_ref, L'_dst, μ and σ_mod behind: realistic inputs for the variants.
   stage.run(ref, dst, true, sum.get(), nullptr, s);
   const std::size_t blocks = stage.grid().count();
   cuda::DeviceBuffer<Real> mean(blocks), std_min(blocks), std_err(blocks), mask(blocks);
-  for (const auto& v : gpu::det_stats_variants<Real>()) {
+  for (const auto& v : detection::gpu::det_stats_variants<Real>()) {
     out.push_back(time_launches(
         std::string(v.name) + "/reference",
         [&] { v.reference(stage.csf_ref(), w, h, mean.get(), std_min.get(), s); }, s, o.warmup,
@@ -96,8 +84,8 @@ std::vector<DetBenchTiming> bench_with(const DetBenchOptions& o) {
 std::vector<DetBenchTiming> bench_detection_cuda(const DetBenchOptions& options) {
   if (options.repetitions < 1 || options.warmup < 0)
     throw InvalidArgument("bench_detection_cuda: repetitions must be >= 1 and warmup >= 0");
-  if (options.precision == GpuPrecision::kFloat) return bench_with<float>(options);
+  if (options.precision == detection::GpuPrecision::kFloat) return bench_with<float>(options);
   return bench_with<double>(options);
 }
 
-}  // namespace mad::detection
+}  // namespace mad::bench

@@ -16,16 +16,17 @@
 
 #include "common/gpu_info.h"
 #include "common/parallel.h"
-#include "tools/cli_bench_runners.h"
+#include "tools/bench/runners.h"
 
 #ifdef MAD_HAVE_CUDA
 #include <cuda_runtime.h>
 
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
+#include "tools/bench/gpu_timer_cuda.h"
 #endif
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
 
 std::string cpu_model_name() {
@@ -59,17 +60,11 @@ std::string version_string(int v) {
 // Median of `runs` event-timed copies of `bytes` from src to dst; one untimed copy first.
 double time_copy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t s,
                  int runs) {
-  const cuda::Event start, stop;
-  MAD_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, s));
-  std::vector<double> ms;
-  for (int i = 0; i < std::max(1, runs); ++i) {
-    start.record(s);
-    MAD_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, s));
-    stop.record(s);
-    stop.synchronize();
-    ms.push_back(stop.elapsed_ms_since(start));
-  }
-  return summarize(ms, 1).median_ms;
+  GpuTimerOptions o;
+  o.warmup = 1;
+  o.runs = std::max(1, runs);
+  return time_gpu(s, o, [&](int) { MAD_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, kind, s)); })
+      .median_ms;
 }
 #endif
 
@@ -171,4 +166,4 @@ void TransferTimer::fill(BenchRow& row) {
 #endif
 }
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

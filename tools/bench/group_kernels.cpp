@@ -1,5 +1,5 @@
 // `mad bench` groups gray, darken, histogram, smooth and nick (issue 4's kernels): every
-// registered CUDA variant through kernels/kernel_bench.h, the CPU reference on one and on all
+// registered CUDA variant through tools/bench/kernel_bench.h, the CPU reference on one and on all
 // threads, at every size; the histogram on every adversarial pattern, Nick over its windows.
 //
 // Counting rules (per run; "pixels" = width x height, "samples" = pixels x channels):
@@ -21,12 +21,12 @@
 #include "kernels/gray.h"
 #include "kernels/histogram.h"
 #include "kernels/histogram_patterns.h"
-#include "kernels/kernel_bench.h"
+#include "tools/bench/kernel_bench.h"
 #include "kernels/nick.h"
 #include "kernels/smooth.h"
-#include "tools/cli_bench_runners.h"
+#include "tools/bench/runners.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
 
 using kernels::VariantInfo;
@@ -48,8 +48,8 @@ Image<std::uint8_t> random_bytes(int width, int height, std::uint64_t seed) {
   return img;
 }
 
-kernels::BenchOptions gpu_options(const BenchConfig& c) {
-  kernels::BenchOptions o;
+KernelBenchOptions gpu_options(const BenchConfig& c) {
+  KernelBenchOptions o;
   o.warmup = c.gpu_warmup;
   o.repeats = c.gpu_runs;
   return o;
@@ -66,15 +66,11 @@ BenchRow proto(const std::string& group, const std::string& case_name, Size s, i
   return r;
 }
 
-BenchRow gpu_row(BenchRow r, const kernels::KernelTiming& t, const VariantInfo& info, int warmup) {
+BenchRow gpu_row(BenchRow r, const KernelTiming& t, const VariantInfo& info) {
   r.backend = "cuda";
   r.variant = t.variant;
   r.note = (info.is_default ? "(default) " : "") + info.note;
-  r.warmup = warmup;
-  r.runs = static_cast<int>(t.samples_ms.size());
-  r.median_ms = t.median_ms;
-  r.min_ms = t.min_ms;
-  r.max_ms = t.max_ms;
+  apply_measurement(r, t.time);
   r.bytes_moved = static_cast<double>(t.bytes_read + t.bytes_written);
   describe_launch_shape(r);
   return r;
@@ -88,7 +84,7 @@ void gpu_variants(BenchContext& ctx, const BenchRow& base, const std::vector<Var
   for (const VariantInfo& v : variants)
     ctx.guarded(base.group + " " + v.name + " " + base.case_name + " " +
                     format_size(base.width, base.height),
-                [&] { ctx.add(gpu_row(base, bench(v.name), v, ctx.config.gpu_warmup)); });
+                [&] { ctx.add(gpu_row(base, bench(v.name), v)); });
 }
 
 double pixels(Size s) {
@@ -122,7 +118,7 @@ void run_gray_group(BenchContext& ctx, bool darken) {
     base.bytes_moved = 4 * pixels(s);
     base.flops = 7 * pixels(s);
     gpu_variants(ctx, base, kernels::gray_variants(), [&](const std::string& v) {
-      return kernels::bench_gray(rgb, weighting, v, gpu_options(ctx.config));
+      return bench_gray(rgb, weighting, v, gpu_options(ctx.config));
     });
     Image<std::uint8_t> out(s.width, s.height);
     ctx.add_cpu_rows(base, [&] { kernels::gray_cpu(rgb, weighting, out.view()); });
@@ -140,7 +136,7 @@ void run_histogram_group(BenchContext& ctx) {
       base.bytes_moved = base.bytes_in + base.bytes_out;
       base.flops = 0;
       gpu_variants(ctx, base, kernels::histogram_variants(), [&](const std::string& v) {
-        return kernels::bench_histogram(img.cview(), v, gpu_options(ctx.config));
+        return bench_histogram(img.cview(), v, gpu_options(ctx.config));
       });
       ctx.add_cpu_rows(base, [&] { (void)kernels::histogram_cpu(img.cview()); });
     }
@@ -160,7 +156,7 @@ void run_smooth_group(BenchContext& ctx) {
       base.bytes_moved = 2 * c * pixels(s);
       base.flops = 50 * c * pixels(s);
       gpu_variants(ctx, base, kernels::smooth_variants(), [&](const std::string& v) {
-        return kernels::bench_smooth(img.cview(), c, v, gpu_options(ctx.config));
+        return bench_smooth(img.cview(), c, v, gpu_options(ctx.config));
       });
       Image<std::uint8_t> out(c * s.width, s.height);
       ctx.add_cpu_rows(base, [&] { kernels::smooth_cpu(img.cview(), c, out.view()); });
@@ -186,9 +182,8 @@ void run_nick_group(BenchContext& ctx) {
           b.flops = v.name.find("integral") != std::string::npos ? integral_flops : windowed_flops;
           ctx.guarded(
               "nick " + v.name + " " + b.case_name + " " + format_size(s.width, s.height), [&] {
-                ctx.add(gpu_row(
-                    b, kernels::bench_nick(img.cview(), params, v.name, gpu_options(ctx.config)), v,
-                    ctx.config.gpu_warmup));
+                ctx.add(gpu_row(b, bench_nick(img.cview(), params, v.name, gpu_options(ctx.config)),
+                                v));
               });
         }
       }
@@ -198,4 +193,4 @@ void run_nick_group(BenchContext& ctx) {
   }
 }
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

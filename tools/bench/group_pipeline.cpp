@@ -1,7 +1,7 @@
-// `mad bench` group pipeline: the whole MAD per image pair through mad/pipeline_bench.h: one
-// pair at a time (upload included, decode excluded), batches with distinct references and
-// with one shared reference (the dataset case), both precisions; and the CPU path on one and
-// on all threads. Times are per pair; the GPU rows carry the scorer's device memory.
+// `mad bench` group pipeline: the whole MAD per image pair through tools/bench/pipeline_bench.h:
+// one pair at a time (upload included, decode excluded), batches with distinct references and with
+// one shared reference (the dataset case), both precisions; and the CPU path on one and on all
+// threads. Times are per pair; the GPU rows carry the scorer's device memory.
 //
 // The CPU path runs only up to 1080x800 pixels (at 1920x1080 one single-threaded pair takes
 // several seconds, which the 4-minute budget of a full run cannot afford).
@@ -9,10 +9,10 @@
 
 #include "common/parallel.h"
 #include "mad/options.h"
-#include "mad/pipeline_bench.h"
-#include "tools/cli_bench_runners.h"
+#include "tools/bench/pipeline_bench.h"
+#include "tools/bench/runners.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
 
 BenchRow to_row(const PipelineBenchRow& p, int warmup) {
@@ -23,11 +23,8 @@ BenchRow to_row(const PipelineBenchRow& p, int warmup) {
   r.precision = p.precision;
   r.width = p.width;
   r.height = p.height;
-  r.warmup = warmup;
-  r.runs = p.runs;
-  r.median_ms = p.median_ms;
-  r.min_ms = p.min_ms;
-  r.max_ms = p.max_ms;
+  apply_measurement(r, p.time);
+  r.warmup = warmup;  // GPU rows: the batch rows' untimed batches count as the warm-up
   r.pairs_per_s = p.pairs_per_s;
   if (p.backend == "cpu") {
     const bool one = p.mode == "cpu-1-thread";
@@ -68,4 +65,4 @@ void run_pipeline_group(BenchContext& ctx) {
   }
 }
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

@@ -1,6 +1,6 @@
 // `mad bench` groups csf, fft, log_gabor and appearance: the FFT-based stages (spec §3.2, §4.1
 // to §4.4) on the CPU (FFTW, common/fft_cpu.h) and, in CUDA builds, on the GPU
-// (cli_bench_gpu_stages.cpp, cuFFT).
+// (group_spectral_cuda.cu, cuFFT).
 //
 // Counting rules (per run; n = M x N, h = M x (N/2 + 1) half-spectrum bins, s = sizeof(Real)):
 //  * FFTs (spec §11): a complex 2-D FFT of n points costs 5 n log2 n operations, a real one
@@ -21,10 +21,10 @@
 #include "common/fft_cpu.h"
 #include "common/parallel.h"
 #include "detection/csf.h"
-#include "mad/bench_images.h"
-#include "tools/cli_bench_runners.h"
+#include "tools/bench/bench_images.h"
+#include "tools/bench/runners.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
 
 BenchRow spectral_row(const std::string& group, const std::string& case_name, Size s) {
@@ -134,4 +134,4 @@ void run_appearance_group(BenchContext& ctx) {
   }
 }
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

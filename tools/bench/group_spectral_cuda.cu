@@ -2,13 +2,11 @@
 // cuFFT plans of the stages' shapes, the detection stage's CSF multiply, the log-Gabor bank's
 // construction and the appearance stage object, timed with CUDA events (warm-up first, the L2
 // flushed before every timed run, every timed run synchronized so its events bracket exactly
-// one run). Counting rules: see cli_bench_spectral.cpp, which makes the matching CPU rows.
-#ifdef MAD_HAVE_CUDA
-
+// one run: gpu_timer_cuda.h). Counting rules: see group_spectral.cpp, which makes the matching
+// CPU rows.
 #include <cuda_runtime.h>
 #include <cufft.h>
 
-#include <chrono>
 #include <cmath>
 #include <functional>
 #include <memory>
@@ -18,51 +16,23 @@
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
 #include "detection/det_spectral_cuda.h"
-#include "mad/bench_images.h"
-#include "tools/cli_bench_runners.h"
+#include "tools/bench/bench_images.h"
+#include "tools/bench/cpu_timer.h"
+#include "tools/bench/gpu_timer_cuda.h"
+#include "tools/bench/runners.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
 
-// Writes twice the L2's size before a timed run, so that run finds none of its data in the
-// cache (the stages' inputs of a few MB would otherwise stay L2-resident between runs).
-class L2Flush {
- public:
-  L2Flush() {
-    int device = 0, l2 = 0;
-    MAD_CUDA_CHECK(cudaGetDevice(&device));
-    MAD_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
-    buffer_ = cuda::DeviceBuffer<unsigned char>(2 * static_cast<std::size_t>(l2));
-  }
-  void run(cudaStream_t s) const {
-    MAD_CUDA_CHECK(cudaMemsetAsync(buffer_.get(), 0, buffer_.bytes(), s));
-  }
-
- private:
-  cuda::DeviceBuffer<unsigned char> buffer_;
-};
-
 // `prepare` (untimed) and an L2 flush run before the start event, `launch` between the events.
-Timing time_events(const BenchConfig& c, cudaStream_t s, const std::function<void()>& launch,
-                   const std::function<void()>& prepare = {}) {
-  const L2Flush flush;  // per call: no device memory outlives the measurement
-  for (int i = 0; i < c.gpu_warmup; ++i) {
-    if (prepare) prepare();
-    launch();
-  }
-  MAD_CUDA_CHECK(cudaStreamSynchronize(s));
-  const cuda::Event start, stop;
-  std::vector<double> ms;
-  for (int i = 0; i < c.gpu_runs; ++i) {
-    if (prepare) prepare();
-    flush.run(s);
-    start.record(s);
-    launch();
-    stop.record(s);
-    stop.synchronize();
-    ms.push_back(stop.elapsed_ms_since(start));
-  }
-  return summarize(ms, c.gpu_warmup);
+Measurement time_events(const BenchConfig& c, cudaStream_t s, const std::function<void()>& launch,
+                        const std::function<void()>& prepare = {}) {
+  GpuTimerOptions o;
+  o.warmup = c.gpu_warmup;
+  o.runs = c.gpu_runs;
+  o.flush_l2 = true;
+  return time_gpu(
+      s, o, [&](int) { launch(); }, prepare);
 }
 
 template <class Real>
@@ -115,11 +85,11 @@ cuda::DeviceBuffer<Real> upload_image(ImageView<const double> img, std::size_t c
 }
 
 BenchRow gpu_row(const std::string& group, const std::string& case_name, const std::string& variant,
-                 Size sz, const std::string& precision, const Timing& t) {
+                 Size sz, const std::string& precision, const Measurement& t) {
   BenchRow r;
   r.group = group, r.case_name = case_name, r.variant = variant, r.backend = "cuda";
   r.precision = precision, r.width = sz.width, r.height = sz.height;
-  apply_timing(r, t);
+  apply_measurement(r, t);
   return r;
 }
 
@@ -201,17 +171,15 @@ void spectral(BenchContext& ctx, const std::string& group, Size sz, const std::s
   } else if (group == "log_gabor") {
     // Construction allocates its planes, so it is timed on the host clock around the
     // constructor and a stream synchronization (allocation included, freeing excluded).
-    std::vector<double> ms;
-    for (int i = 0; i < cfg.gpu_warmup + cfg.gpu_runs; ++i) {
-      const auto t0 = std::chrono::steady_clock::now();
-      auto bank = std::make_unique<appearance::LogGaborBankCuda<Real>>(sz.width, sz.height, s);
-      MAD_CUDA_CHECK(cudaStreamSynchronize(s));
-      const double dt =
-          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      if (i >= cfg.gpu_warmup) ms.push_back(dt);
-    }
-    BenchRow b =
-        gpu_row("log_gabor", "build", "bank_kernel", sz, precision, summarize(ms, cfg.gpu_warmup));
+    std::unique_ptr<appearance::LogGaborBankCuda<Real>> bank;
+    const Measurement m = time_host(
+        cfg.gpu_warmup, cfg.gpu_runs,
+        [&](int) {
+          bank = std::make_unique<appearance::LogGaborBankCuda<Real>>(sz.width, sz.height, s);
+          MAD_CUDA_CHECK(cudaStreamSynchronize(s));
+        },
+        [&] { bank.reset(); });  // the previous bank is freed untimed
+    BenchRow b = gpu_row("log_gabor", "build", "bank_kernel", sz, precision, m);
     b.note = "host clock, cudaMalloc of the 9 factor planes included";
     b.bytes_moved = 9 * dn * rs, b.bytes_in = 0, b.bytes_out = 9 * dn * rs;
     ctx.add(std::move(b));
@@ -267,6 +235,4 @@ void gpu_appearance_rows(BenchContext& ctx, Size size, const std::string& precis
     appearance_stage<double>(ctx, size, precision);
 }
 
-}  // namespace mad::cli::bench
-
-#endif  // MAD_HAVE_CUDA
+}  // namespace mad::bench

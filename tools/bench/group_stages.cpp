@@ -14,7 +14,7 @@
 //  * detection stage and combine: composite, no single counting rule (bytes/FLOPs not given).
 #include <map>
 
-#include "appearance/a5_bench.h"
+#include "tools/bench/a5_bench.h"
 #include "appearance/block_stats.h"
 #include "appearance/log_gabor.h"
 #include "appearance/subband_magnitude.h"
@@ -24,13 +24,13 @@
 #include "detection/block_stats.h"
 #include "detection/csf.h"
 #include "detection/detection.h"
-#include "detection/detection_bench.h"
+#include "tools/bench/detection_bench.h"
 #include "detection/luminance.h"
-#include "mad/bench_images.h"
+#include "tools/bench/bench_images.h"
 #include "mad/combine.h"
-#include "tools/cli_bench_runners.h"
+#include "tools/bench/runners.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
 
 BenchRow stage_row(const std::string& group, const std::string& case_name, Size s,
@@ -46,28 +46,28 @@ BenchRow stage_row(const std::string& group, const std::string& case_name, Size 
 
 #ifdef MAD_HAVE_CUDA
 void gpu_detection_rows(BenchContext& ctx, Size s, const std::string& precision) {
-  detection::DetBenchOptions o;
+  DetBenchOptions o;
   o.width = s.width;
   o.height = s.height;
   o.precision =
       precision == "float" ? detection::GpuPrecision::kFloat : detection::GpuPrecision::kDouble;
   o.warmup = ctx.config.gpu_warmup;
   o.repetitions = ctx.config.gpu_runs;
-  std::map<std::string, detection::DetBenchTiming> t;
-  for (const auto& timing : detection::bench_detection_cuda(o)) t[timing.name] = timing;
+  std::map<std::string, DetBenchTiming> t;
+  for (const auto& timing : bench_detection_cuda(o)) t[timing.name] = timing;
   const double real = precision == "float" ? 4 : 8, n = double(s.width) * s.height;
   const double blocks = static_cast<double>(BlockGrid(s.width, s.height).count());
   auto row = [&](const std::string& case_name, const std::string& variant, const std::string& note,
-                 std::vector<const detection::DetBenchTiming*> parts) {
+                 std::vector<const DetBenchTiming*> parts) {
     BenchRow r = stage_row("detection", case_name, s, precision);
     r.backend = "cuda";
     r.variant = variant;
     r.note = note;
     r.warmup = o.warmup;
-    r.runs = parts[0]->repetitions;
+    r.runs = parts[0]->time.runs;
     r.median_ms = r.min_ms = r.max_ms = 0;  // a sum of parts is the sum of their statistics
     for (const auto* p : parts)
-      r.median_ms += p->median_ms, r.min_ms += p->min_ms, r.max_ms += p->max_ms;
+      r.median_ms += p->time.median_ms, r.min_ms += p->time.min_ms, r.max_ms += p->time.max_ms;
     return r;
   };
   for (const auto& v : detection::detection_stats_variants()) {
@@ -176,11 +176,11 @@ void run_a5_group(BenchContext& ctx) {
 #ifdef MAD_HAVE_CUDA
       if (ctx.config.gpu)
         for (const std::string& p : ctx.config.precisions) {
-          appearance::A5BenchOptions o;
+          A5BenchOptions o;
           o.single_precision = p == "float";
           o.warmup_runs = ctx.config.gpu_warmup;
           o.timed_runs = ctx.config.gpu_runs;
-          for (const auto& res : appearance::a5_bench(views, o)) {
+          for (const auto& res : a5_bench(views, o)) {
             BenchRow r = base(p);
             r.backend = "cuda";
             r.variant = res.variant;
@@ -188,9 +188,7 @@ void run_a5_group(BenchContext& ctx) {
               if (res.variant == info.name)
                 r.note = (res.variant == appearance::kA5DefaultVariant ? "(default) " : "") +
                          std::string(info.note);
-            r.warmup = o.warmup_runs;
-            r.runs = res.runs;
-            r.median_ms = res.median_ms, r.min_ms = res.min_ms, r.max_ms = res.max_ms;
+            apply_measurement(r, res.time);
             ctx.add(std::move(r));
           }
         }
@@ -228,4 +226,4 @@ void run_combine_group(BenchContext& ctx) {
   }
 }
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

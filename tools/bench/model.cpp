@@ -1,6 +1,6 @@
 // BenchRow fields as one table (name -> member), so JSON, CSV and the reader cannot drift
 // apart; derived fields; number formatting.
-#include "tools/cli_bench_model.h"
+#include "tools/bench/model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -12,7 +12,7 @@
 
 #include "common/error.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
 
 using json = nlohmann::json;
@@ -279,4 +279,4 @@ std::string format_size(int width, int height) {
   return std::to_string(width) + "x" + std::to_string(height);
 }
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

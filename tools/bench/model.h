@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace mad::cli::bench {
+namespace mad::bench {
 
 inline constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 inline bool present(double v) {
@@ -107,4 +107,4 @@ std::vector<std::string> row_field_names();
 std::string format_number(double v);
 std::string format_size(int width, int height);
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

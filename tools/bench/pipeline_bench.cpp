@@ -1,33 +1,22 @@
-#include "mad/pipeline_bench.h"
+#include "tools/bench/pipeline_bench.h"
 
 #include <algorithm>
-#include <chrono>
 #include <memory>
 
 #include "common/gpu_info.h"
 #include "common/parallel.h"
 #include "mad/batch_scorer.h"
-#include "mad/bench_images.h"
 #include "mad/gpu_scorer.h"
 #include "mad/score.h"
+#include "tools/bench/bench_images.h"
+#include "tools/bench/cpu_timer.h"
 
-namespace mad {
+namespace mad::bench {
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-void summarize(std::vector<double> ms, PipelineBenchRow& row) {
-  std::sort(ms.begin(), ms.end());
-  row.runs = static_cast<int>(ms.size());
-  row.min_ms = ms.front();
-  row.max_ms = ms.back();
-  row.median_ms =
-      ms.size() % 2 ? ms[ms.size() / 2] : 0.5 * (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]);
-  row.pairs_per_s = row.median_ms > 0 ? 1000.0 / row.median_ms : 0.0;
+void set_time(PipelineBenchRow& row, const Measurement& m) {
+  row.time = m;
+  row.pairs_per_s = m.median_ms > 0 ? 1000.0 / m.median_ms : 0.0;
 }
 
 // One pair at a time, synchronously: upload + both stages + read-back of the two sums.
@@ -40,16 +29,12 @@ PipelineBenchRow bench_gpu_single(const std::vector<BenchPair>& pairs, Precision
   row.precision = to_string(p);
   row.width = pairs[0].ref.pixels.width();
   row.height = pairs[0].ref.pixels.height();
-  std::vector<double> ms;
-  for (int i = 0; i < o.warmup_runs + o.timed_runs; ++i) {
-    // Rotating distinct pairs, and a reference that differs from the previous run's, so the
-    // reference side is always recomputed.
-    const BenchPair& pair = pairs[i % pairs.size()];
-    const auto t0 = Clock::now();
-    gpu.run(gpu_input(pair.ref), gpu_input(pair.dst), true, false);
-    if (i >= o.warmup_runs) ms.push_back(ms_since(t0));
-  }
-  summarize(ms, row);
+  // Rotating distinct pairs, and a reference that differs from the previous run's, so the
+  // reference side is always recomputed.
+  set_time(row, time_host(o.warmup_runs, o.timed_runs, [&](int i) {
+             const BenchPair& pair = pairs[i % pairs.size()];
+             gpu.run(gpu_input(pair.ref), gpu_input(pair.dst), true, false);
+           }));
   row.device_bytes = gpu.device_bytes();
   row.device_bytes_per_pair = gpu.device_bytes();
   return row;
@@ -83,13 +68,7 @@ PipelineBenchRow bench_gpu_batch(const std::vector<BenchPair>& pairs, Precision 
   row.precision = to_string(p);
   row.width = pairs[0].ref.pixels.width();
   row.height = pairs[0].ref.pixels.height();
-  std::vector<double> per_pair;
-  for (int rep = 0; rep < 3; ++rep) {
-    const auto t0 = Clock::now();
-    run_batch(o.batch_pairs);
-    per_pair.push_back(ms_since(t0) / o.batch_pairs);
-  }
-  summarize(per_pair, row);
+  set_time(row, per_item(time_host(0, 3, [&](int) { run_batch(o.batch_pairs); }), o.batch_pairs));
   row.device_bytes = batch.device_bytes();
   return row;
 }
@@ -105,14 +84,9 @@ PipelineBenchRow bench_cpu(const BenchPair& pair, int threads, const PipelineBen
   row.precision = "double";
   row.width = pair.ref.pixels.width();
   row.height = pair.ref.pixels.height();
-  scorer.score(pair.ref, pair.dst);  // warm-up: FFT plans, CSF cache
-  std::vector<double> ms;
-  for (int i = 0; i < std::max(1, o.cpu_runs); ++i) {
-    const auto t0 = Clock::now();
-    scorer.score(pair.ref, pair.dst);
-    ms.push_back(ms_since(t0));
-  }
-  summarize(ms, row);
+  // One warm-up call: FFT plans, CSF cache.
+  set_time(row, time_host(1, std::max(1, o.cpu_runs),
+                          [&](int) { (void)scorer.score(pair.ref, pair.dst); }));
   set_thread_count(0);
   return row;
 }
@@ -141,4 +115,4 @@ std::vector<PipelineBenchRow> bench_pipeline(const PipelineBenchOptions& o) {
   return rows;
 }
 
-}  // namespace mad
+}  // namespace mad::bench

@@ -2,29 +2,18 @@
 // the CPU reference, with transfers, bytes and FLOPs, as a terminal table, CSV, JSON, a
 // self-contained HTML report and Markdown; `--summary-from bench.json` prints the goal figures.
 //
-// This header is the command and its report outputs, all computed from a finished BenchReport
-// (tools/cli_bench_model.h); what is measured and how is in tools/cli_bench_runners.h.
+// This header is the report outputs, all computed from a finished BenchReport
+// (tools/bench/model.h); what is measured and how is in tools/bench/runners.h. The command
+// itself is tools/cli_bench.cpp.
 #pragma once
 
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "tools/cli_bench_model.h"
-#include "tools/cli_commands.h"
+#include "tools/bench/model.h"
 
-namespace CLI {
-class App;
-}
-
-namespace mad::cli {
-
-// Registers `bench` on `root`; main() runs the returned action when it was chosen.
-Subcommand add_bench_command(CLI::App& root);
-
-}  // namespace mad::cli
-
-namespace mad::cli::bench {
+namespace mad::bench {
 
 // Lines naming the device (name, driver, runtime, clocks, SMs, measured copy bandwidth and
 // the ceilings) and the host, or saying that only the CPU columns were measured.
@@ -82,4 +71,4 @@ std::string svg_line_plot(const std::string& title, const std::vector<Series>& s
                           const std::string& x_label, const std::string& y_label, bool log_x,
                           bool log_y);
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

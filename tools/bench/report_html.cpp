@@ -6,9 +6,9 @@
 #include <set>
 #include <sstream>
 
-#include "tools/cli_bench.h"
+#include "tools/bench/report.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
 
 constexpr const char* kStyle =
@@ -206,4 +206,4 @@ std::string format_html(const BenchReport& report) {
   return out.str();
 }
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

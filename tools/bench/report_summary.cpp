@@ -8,9 +8,9 @@
 #include <map>
 #include <set>
 
-#include "tools/cli_bench.h"
+#include "tools/bench/report.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
 
 using Pred = std::function<bool(const BenchRow&)>;
@@ -284,4 +284,4 @@ std::vector<std::string> goal_summary(const BenchReport& r) {
   return lines;
 }
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

@@ -1,12 +1,12 @@
-// Inline SVG bar charts and line plots for the HTML report (declared in tools/cli_bench.h).
+// Inline SVG bar charts and line plots for the HTML report (declared in tools/bench/report.h).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 
-#include "tools/cli_bench.h"
+#include "tools/bench/report.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
 
 const char* const kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
@@ -166,4 +166,4 @@ std::string svg_line_plot(const std::string& title, const std::vector<Series>& s
   return s.str();
 }
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

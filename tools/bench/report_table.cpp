@@ -4,9 +4,9 @@
 #include <functional>
 #include <sstream>
 
-#include "tools/cli_bench.h"
+#include "tools/bench/report.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
 
 struct Column {
@@ -149,7 +149,7 @@ std::string format_markdown(const BenchReport& report) {
          "them. Transfers "
          "(`h2d`/`d2h`, pinned and pageable) move one run's input and output; `total` = h2d + "
          "kernel + d2h. Bytes and "
-         "FLOPs follow the counting rules in the comments of `tools/cli_bench_*.cpp`; `%copyBW` is "
+         "FLOPs follow the counting rules in the comments of `tools/bench/*.cpp`; `%copyBW` is "
          "against the "
          "copy bandwidth measured in the same run, `%peak` against the estimated peak FLOP rate.\n";
   for (const std::string& group : groups_in(report)) {
@@ -173,4 +173,4 @@ std::string format_markdown(const BenchReport& report) {
   return out.str();
 }
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

@@ -4,9 +4,9 @@
 #include <chrono>
 #include <ctime>
 
-#include "tools/cli_bench_runners.h"
+#include "tools/bench/runners.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 namespace {
 
 std::string utc_now() {
@@ -78,4 +78,4 @@ BenchReport run_bench(const BenchConfig& config,
   return report;
 }
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench

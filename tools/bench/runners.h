@@ -1,17 +1,16 @@
-// What `mad bench` measures and how (issue 5): the configuration, the timing helpers shared by
-// every group, and one runner per group of kernels. CUDA-free: GPU columns are filled through
-// the timing entries of the stages (kernels/kernel_bench.h, detection/detection_bench.h,
-// appearance/a5_bench.h, mad/pipeline_bench.h) and, for the spectral stages, through
-// cli_bench_gpu_stages.cpp, all of which exist only in CUDA builds.
+// What `mad bench` measures and how (issue 5): the configuration, the context every group
+// writes to, and one runner per group of kernels. CUDA-free: GPU columns are filled through
+// the timing entries of tools/bench (kernel_bench.h, detection_bench.h, a5_bench.h,
+// pipeline_bench.h, group_spectral_cuda.cu), all of which time the device in CUDA builds only.
 //
-// Timing method. GPU: CUDA events around each timed launch, warm-up launches first, the median
-// (with min and max) of `gpu_runs` runs; the kernel entries rotate input copies through more
-// memory than the L2 holds. CPU: on one thread and on all threads (mad::set_thread_count),
-// timed calls until `cpu_max_runs` calls or `cpu_budget_s` seconds (at least one), after one
-// warm-up call before the one-thread runs (which warm the all-threads runs in turn; a first
-// call longer than the budget is kept as a timed run rather than repeated). Transfers: cudaMemcpy
-// of the row's input (host to device) and output (device to host) from pageable and from pinned
-// memory, timed with events.
+// Timing method. GPU: the one timer of gpu_timer_cuda.h (CUDA events around each timed run,
+// warm-up runs first, `gpu_runs` timed runs; the kernel entries rotate input copies through
+// more memory than the L2 holds, the spectral stages flush the L2). CPU: cpu_timer.h's
+// time_cpu_budget on one thread and on all threads (mad::set_thread_count), after one warm-up
+// call before the one-thread runs (which warm the all-threads runs in turn). Transfers:
+// cudaMemcpy of the row's input (host to device) and output (device to host) from pageable and
+// from pinned memory, timed with the GPU timer. Every timing is a Measurement (measurement.h:
+// median = mean of the two middle values for an even count).
 #pragma once
 
 #include <functional>
@@ -19,9 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "tools/cli_bench_model.h"
+#include "tools/bench/measurement.h"
+#include "tools/bench/model.h"
 
-namespace mad::cli::bench {
+namespace mad::bench {
 
 // Every group, in the order they run and are reported.
 inline const std::vector<std::string>& bench_groups() {
@@ -66,13 +66,8 @@ std::vector<Size> parse_sizes(const std::string& list);
 std::vector<std::string> parse_list(const std::string& list,
                                     const std::vector<std::string>& allowed, const char* what);
 
-struct Timing {
-  int warmup = 0, runs = 0;
-  double median_ms = kMissing, min_ms = kMissing, max_ms = kMissing;
-};
-// Median (mean of the middle two for an even count), min and max of `ms`.
-Timing summarize(std::vector<double> ms, int warmup);
-void apply_timing(BenchRow& row, const Timing& t);
+// Copies warm-up, runs, median, min and max of `m` into `row`.
+void apply_measurement(BenchRow& row, const Measurement& m);
 
 // Measures host<->device copies of a row's bytes_in / bytes_out (cached per byte count).
 // Without a device it measures nothing.
@@ -128,7 +123,7 @@ void run_appearance_group(BenchContext& ctx);
 void run_combine_group(BenchContext& ctx);
 void run_pipeline_group(BenchContext& ctx);
 
-// GPU halves of the spectral and appearance groups (cli_bench_gpu_stages.cpp; CUDA builds).
+// GPU halves of the spectral and appearance groups (group_spectral_cuda.cu; CUDA builds).
 void gpu_spectral_rows(BenchContext& ctx, const std::string& group, Size size,
                        const std::string& precision);
 void gpu_appearance_rows(BenchContext& ctx, Size size, const std::string& precision);
@@ -137,4 +132,4 @@ void gpu_appearance_rows(BenchContext& ctx, Size size, const std::string& precis
 BenchReport run_bench(const BenchConfig& config,
                       const std::function<void(const std::string&)>& progress);
 
-}  // namespace mad::cli::bench
+}  // namespace mad::bench
