@@ -33,6 +33,25 @@ void BenchContext::guarded(const std::string& what, const std::function<void()>&
   }
 }
 
+void BenchContext::for_gpu_precisions(const std::string& what, Size size,
+                                      const std::function<void(const std::string&)>& fn) {
+  if (!config.gpu) return;
+  for (const std::string& p : config.precisions)
+    guarded(what + " " + p + " " + format_size(size.width, size.height), [&] { fn(p); });
+}
+
+BenchRow make_row(const std::string& group, const std::string& case_name, Size size,
+                  const std::string& precision, int channels) {
+  BenchRow r;
+  r.group = group;
+  r.case_name = case_name;
+  r.precision = precision;
+  r.width = size.width;
+  r.height = size.height;
+  r.channels = channels;
+  return r;
+}
+
 void BenchContext::add_cpu_rows(const BenchRow& proto, const std::function<void()>& fn) {
   ThreadCountGuard guard;
   for (const bool one_thread : {true, false}) {

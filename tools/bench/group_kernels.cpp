@@ -55,17 +55,6 @@ KernelBenchOptions gpu_options(const BenchConfig& c) {
   return o;
 }
 
-BenchRow proto(const std::string& group, const std::string& case_name, Size s, int channels) {
-  BenchRow r;
-  r.group = group;
-  r.case_name = case_name;
-  r.precision = "u8";
-  r.width = s.width;
-  r.height = s.height;
-  r.channels = channels;
-  return r;
-}
-
 BenchRow gpu_row(BenchRow r, const KernelTiming& t, const VariantInfo& info) {
   r.backend = "cuda";
   r.variant = t.variant;
@@ -112,7 +101,7 @@ void run_gray_group(BenchContext& ctx, bool darken) {
     ctx.say(group + " " + format_size(s.width, s.height));
     const Image<std::uint8_t> rgb_img = random_bytes(3 * s.width, s.height, 11);
     const kernels::RgbView8 rgb = kernels::interleaved_rgb(rgb_img.cview(), 3);
-    BenchRow base = proto(group, "rgb", s, 3);
+    BenchRow base = make_row(group, "rgb", s, "u8", 3);
     base.bytes_in = 3 * pixels(s);
     base.bytes_out = pixels(s);
     base.bytes_moved = 4 * pixels(s);
@@ -130,7 +119,7 @@ void run_histogram_group(BenchContext& ctx) {
     ctx.say("histogram " + format_size(s.width, s.height) + " (6 patterns)");
     for (const kernels::HistogramPattern p : kernels::all_histogram_patterns()) {
       const Image<std::uint8_t> img = kernels::make_histogram_pattern(p, s.width, s.height, 7);
-      BenchRow base = proto("histogram", kernels::histogram_pattern_name(p), s, 1);
+      BenchRow base = make_row("histogram", kernels::histogram_pattern_name(p), s, "u8", 1);
       base.bytes_in = pixels(s);
       base.bytes_out = kernels::kHistogramBins * 4.0;
       base.bytes_moved = base.bytes_in + base.bytes_out;
@@ -151,7 +140,7 @@ void run_smooth_group(BenchContext& ctx) {
     for (const int c : channel_counts) {
       ctx.say("smooth " + format_size(s.width, s.height) + " " + std::to_string(c) + "ch");
       const Image<std::uint8_t> img = random_bytes(c * s.width, s.height, 13);
-      BenchRow base = proto("smooth", std::to_string(c) + "ch", s, c);
+      BenchRow base = make_row("smooth", std::to_string(c) + "ch", s, "u8", c);
       base.bytes_in = base.bytes_out = c * pixels(s);
       base.bytes_moved = 2 * c * pixels(s);
       base.flops = 50 * c * pixels(s);
@@ -171,7 +160,7 @@ void run_nick_group(BenchContext& ctx) {
     for (const int w : ctx.config.nick_windows_for(s)) {
       ctx.say("nick " + format_size(s.width, s.height) + " w=" + std::to_string(w));
       const kernels::NickParams params{w, -0.1};
-      BenchRow base = proto("nick", "w=" + std::to_string(w), s, 1);
+      BenchRow base = make_row("nick", "w=" + std::to_string(w), s, "u8", 1);
       base.bytes_in = base.bytes_out = pixels(s);
       base.bytes_moved = 2 * pixels(s);
       const double windowed_flops = 3 * nick_window_samples(s, w) + 8 * pixels(s);

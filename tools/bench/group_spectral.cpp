@@ -27,32 +27,22 @@
 namespace mad::bench {
 namespace {
 
-BenchRow spectral_row(const std::string& group, const std::string& case_name, Size s) {
-  BenchRow r;
-  r.group = group;
-  r.case_name = case_name;
-  r.width = s.width;
-  r.height = s.height;
-  r.precision = "double";
-  return r;
-}
-
 void cpu_fft_rows(BenchContext& ctx, Size s, ImageView<const double> image) {
   const CpuFft2d fft(s.width, s.height);
   const double n = double(s.width) * s.height, half = double(s.height) * fft.half_width();
   const double real_fft_flops = 2.5 * n * std::log2(n);
   std::vector<Complex> spectrum(static_cast<std::size_t>(half));
   Image<double> out(s.width, s.height);
-  BenchRow r2c = spectral_row("fft", "r2c", s);
+  BenchRow r2c = make_row("fft", "r2c", s, "double");
   r2c.flops = real_fft_flops, r2c.bytes_moved = n * 8 + half * 16;
   ctx.add_cpu_rows(r2c, [&] { fft.forward_real_half(image, spectrum.data()); });
-  BenchRow c2r = spectral_row("fft", "c2r", s);
+  BenchRow c2r = make_row("fft", "c2r", s, "double");
   c2r.flops = real_fft_flops, c2r.bytes_moved = n * 8 + half * 16;
   ctx.add_cpu_rows(c2r, [&] { fft.inverse_real(spectrum.data(), out.view()); });
   // The appearance stage's per-scale batch: 4 inverse complex FFTs (one per orientation).
   const std::size_t bins = static_cast<std::size_t>(n);
   std::vector<Complex> in(4 * bins, Complex(1.0, 0.5)), res(4 * bins);
-  BenchRow c2c = spectral_row("fft", "c2c_inverse_x4", s);
+  BenchRow c2c = make_row("fft", "c2c_inverse_x4", s, "double");
   c2c.flops = 4 * 5 * n * std::log2(n), c2c.bytes_moved = 4 * 2 * n * 16;
   ctx.add_cpu_rows(c2c, [&] {
     parallel_for(4, [&](int k) { fft.inverse(in.data() + k * bins, res.data() + k * bins); });
@@ -63,7 +53,7 @@ void cpu_csf_rows(BenchContext& ctx, Size s, ImageView<const double> image) {
   const auto filter = detection::shared_csf_filter_cpu(s.width, s.height);
   const double n = double(s.width) * s.height, half = double(s.height) * (s.width / 2 + 1);
   Image<double> out(s.width, s.height);
-  BenchRow r = spectral_row("csf", "filter", s);
+  BenchRow r = make_row("csf", "filter", s, "double");
   r.flops = 2 * 2.5 * n * std::log2(n) + 3 * half;
   r.bytes_moved = 2 * n * 8;
   ctx.add_cpu_rows(r, [&] { filter->apply(image, out.view()); });
@@ -71,7 +61,7 @@ void cpu_csf_rows(BenchContext& ctx, Size s, ImageView<const double> image) {
 
 void cpu_log_gabor_rows(BenchContext& ctx, Size s, ImageView<const double> image) {
   const double n = double(s.width) * s.height;
-  BenchRow build = spectral_row("log_gabor", "build", s);
+  BenchRow build = make_row("log_gabor", "build", s, "double");
   build.bytes_moved = 9 * n * 8;
   ctx.add_cpu_rows(build, [&] { const appearance::LogGaborBankCpu bank(s.width, s.height); });
   const CpuFft2d fft(s.width, s.height);
@@ -79,7 +69,7 @@ void cpu_log_gabor_rows(BenchContext& ctx, Size s, ImageView<const double> image
   std::vector<Complex> spectrum(static_cast<std::size_t>(n));
   fft.forward_real(image, spectrum.data());
   std::vector<Image<double>> mags(appearance::kSubbands, Image<double>(s.width, s.height));
-  BenchRow apply = spectral_row("log_gabor", "apply_20", s);
+  BenchRow apply = make_row("log_gabor", "apply_20", s, "double");
   apply.flops = appearance::kSubbands * (5 * n * std::log2(n) + 8 * n);
   apply.bytes_moved = appearance::kSubbands * (16 * n + 8 * n);
   ctx.add_cpu_rows(apply, [&] {
@@ -98,10 +88,8 @@ void run_spectral_group(BenchContext& ctx, const std::string& group) {
   for (const Size s : ctx.config.sizes_for(group)) {
     ctx.say(group + " " + format_size(s.width, s.height));
 #ifdef MAD_HAVE_CUDA
-    if (ctx.config.gpu)
-      for (const std::string& p : ctx.config.precisions)
-        ctx.guarded(group + " " + p + " " + format_size(s.width, s.height),
-                    [&] { gpu_spectral_rows(ctx, group, s, p); });
+    ctx.for_gpu_precisions(group, s,
+                           [&](const std::string& p) { gpu_spectral_rows(ctx, group, s, p); });
 #endif
     ctx.guarded(group + " cpu " + format_size(s.width, s.height), [&] {
       const BenchPair pair = make_bench_pair(s.width, s.height, 51);
@@ -117,18 +105,16 @@ void run_appearance_group(BenchContext& ctx) {
   for (const Size s : ctx.config.sizes_for("appearance")) {
     ctx.say("appearance " + format_size(s.width, s.height));
 #ifdef MAD_HAVE_CUDA
-    if (ctx.config.gpu)
-      for (const std::string& p : ctx.config.precisions)
-        ctx.guarded("appearance " + p + " " + format_size(s.width, s.height),
-                    [&] { gpu_appearance_rows(ctx, s, p); });
+    ctx.for_gpu_precisions("appearance", s,
+                           [&](const std::string& p) { gpu_appearance_rows(ctx, s, p); });
 #endif
     ctx.guarded("appearance cpu " + format_size(s.width, s.height), [&] {
       const BenchPair pair = make_bench_pair(s.width, s.height, 61);
       const ImageView<const double> ref = pair.ref.pixels.cview(), dst = pair.dst.pixels.cview();
       const appearance::AppearanceCpu stage(s.width, s.height);
-      ctx.add_cpu_rows(spectral_row("appearance", "analyse_one", s),
+      ctx.add_cpu_rows(make_row("appearance", "analyse_one", s, "double"),
                        [&] { (void)stage.analyse(ref); });
-      ctx.add_cpu_rows(spectral_row("appearance", "pair", s),
+      ctx.add_cpu_rows(make_row("appearance", "pair", s, "double"),
                        [&] { (void)stage.run(ref, dst, false); });
     });
   }

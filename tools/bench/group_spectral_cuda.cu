@@ -86,9 +86,8 @@ cuda::DeviceBuffer<Real> upload_image(ImageView<const double> img, std::size_t c
 
 BenchRow gpu_row(const std::string& group, const std::string& case_name, const std::string& variant,
                  Size sz, const std::string& precision, const Measurement& t) {
-  BenchRow r;
-  r.group = group, r.case_name = case_name, r.variant = variant, r.backend = "cuda";
-  r.precision = precision, r.width = sz.width, r.height = sz.height;
+  BenchRow r = make_row(group, case_name, sz, precision);
+  r.variant = variant, r.backend = "cuda";
   apply_measurement(r, t);
   return r;
 }

@@ -33,17 +33,6 @@
 namespace mad::bench {
 namespace {
 
-BenchRow stage_row(const std::string& group, const std::string& case_name, Size s,
-                   const std::string& precision) {
-  BenchRow r;
-  r.group = group;
-  r.case_name = case_name;
-  r.width = s.width;
-  r.height = s.height;
-  r.precision = precision;
-  return r;
-}
-
 #ifdef MAD_HAVE_CUDA
 void gpu_detection_rows(BenchContext& ctx, Size s, const std::string& precision) {
   DetBenchOptions o;
@@ -59,7 +48,7 @@ void gpu_detection_rows(BenchContext& ctx, Size s, const std::string& precision)
   const double blocks = static_cast<double>(BlockGrid(s.width, s.height).count());
   auto row = [&](const std::string& case_name, const std::string& variant, const std::string& note,
                  std::vector<const DetBenchTiming*> parts) {
-    BenchRow r = stage_row("detection", case_name, s, precision);
+    BenchRow r = make_row("detection", case_name, s, precision);
     r.backend = "cuda";
     r.variant = variant;
     r.note = note;
@@ -108,10 +97,8 @@ void run_detection_group(BenchContext& ctx) {
   for (const Size s : ctx.config.sizes_for("detection")) {
     ctx.say("detection " + format_size(s.width, s.height));
 #ifdef MAD_HAVE_CUDA
-    if (ctx.config.gpu)
-      for (const std::string& p : ctx.config.precisions)
-        ctx.guarded("detection " + p + " " + format_size(s.width, s.height),
-                    [&] { gpu_detection_rows(ctx, s, p); });
+    ctx.for_gpu_precisions("detection", s,
+                           [&](const std::string& p) { gpu_detection_rows(ctx, s, p); });
 #endif
     ctx.guarded("detection cpu " + format_size(s.width, s.height), [&] {
       const BenchPair pair = make_bench_pair(s.width, s.height, 31);
@@ -126,12 +113,12 @@ void run_detection_group(BenchContext& ctx) {
       detection::error_image_cpu(csf_ref.cview(), csf_dst.cview(), err.view());
       const double blocks = static_cast<double>(BlockGrid(s.width, s.height).count()),
                    n = double(s.width) * s.height;
-      BenchRow stats = stage_row("detection", "block_stats", s, "double");
+      BenchRow stats = make_row("detection", "block_stats", s, "double");
       stats.flops = 2048 * blocks;
       stats.bytes_moved = (3 * n + 6 * blocks) * 8;  // as the GPU's two launches count it
       ctx.add_cpu_rows(
           stats, [&] { (void)detection::detection_block_stats_cpu(csf_ref.cview(), err.cview()); });
-      ctx.add_cpu_rows(stage_row("detection", "stage", s, "double"),
+      ctx.add_cpu_rows(make_row("detection", "stage", s, "double"),
                        [&] { (void)detection::detect_cpu(ref, dst, true, true); });
     });
   }
@@ -166,7 +153,7 @@ void run_a5_group(BenchContext& ctx) {
                    count = static_cast<double>(views.size());
       auto base = [&](const std::string& precision) {
         const double real = precision == "float" ? 4 : 8;
-        BenchRow r = stage_row("a5", "40_subbands", s, precision);
+        BenchRow r = make_row("a5", "40_subbands", s, precision);
         r.bytes_in = count * n * real;
         r.bytes_out = 3 * count * blocks * real;
         r.bytes_moved = r.bytes_in + r.bytes_out;
@@ -211,7 +198,7 @@ void run_combine_group(BenchContext& ctx) {
   // The scalar combination of spec §5 (pow, exp): timed as a loop of calls, reported per call.
   // Every backend evaluates it on the host, so it has CPU rows only.
   const int calls = ctx.config.quick ? 10000 : 200000;
-  BenchRow r = stage_row("combine", "per_call", {0, 0}, "double");
+  BenchRow r = make_row("combine", "per_call", {0, 0}, "double");
   r.note = "time per call of mad::combine (loop of " + std::to_string(calls) + " calls)";
   volatile double sink = 0;
   const std::size_t first = ctx.rows.size();

@@ -103,9 +103,17 @@ struct BenchContext {
   // Runs `fn`; an exception (a variant that fails, a device out of memory) becomes a note and
   // the run goes on with the next measurement.
   void guarded(const std::string& what, const std::function<void()>& fn);
+  // With a device, fn(precision) for every selected precision, each guarded (named
+  // "<what> <precision> <WxH>").
+  void for_gpu_precisions(const std::string& what, Size size,
+                          const std::function<void(const std::string&)>& fn);
   // Two rows, "cpu-1t" and "cpu-all", timing `fn` on one thread and on all threads.
   void add_cpu_rows(const BenchRow& proto, const std::function<void()>& fn);
 };
+
+// A row of `group` / `case_name` at `size` and `precision`; the runner fills the rest.
+BenchRow make_row(const std::string& group, const std::string& case_name, Size size,
+                  const std::string& precision, int channels = 1);
 
 // Fills row.launch_shape, pixels_per_thread and grid from a registered variant's name and
 // note ("pixel_2d_32x8" -> "2-D 32x8 blocks", "grid_stride_p4" -> 4 px/thread, ...).
