@@ -1,13 +1,17 @@
-# mad_add_library(<target> [DEPS ...])
+# mad_add_library(<target> [EXCLUDE_REGEX regex] [DEPS ...])
 # One library per top-level folder. Every *.cpp in the folder is compiled; *.cu files only
-# when the CUDA backend is on. New stage files need no CMake edit.
+# when the CUDA backend is on. New stage files need no CMake edit. EXCLUDE_REGEX leaves out
+# the files it matches (a folder's standalone programs).
 function(mad_add_library target)
-  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  cmake_parse_arguments(ARG "" "EXCLUDE_REGEX" "DEPS" ${ARGN})
   file(GLOB cpp_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
   set(sources ${cpp_sources})
   if(MAD_HAVE_CUDA)
     file(GLOB cu_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cu)
     list(APPEND sources ${cu_sources})
+  endif()
+  if(ARG_EXCLUDE_REGEX)
+    list(FILTER sources EXCLUDE REGEX "${ARG_EXCLUDE_REGEX}")
   endif()
   add_library(${target} STATIC ${sources})
   target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR})

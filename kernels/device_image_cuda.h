@@ -1,4 +1,4 @@
-// Host <-> device staging shared by the kernels' host entry points and kernel_bench.
+// Host <-> device staging shared by the kernels' host entry points and tools/bench/kernel_bench.
 // CUDA-only header (include from .cu files and *_cuda_test.cpp only).
 //
 // A device copy keeps the HOST view's pitch, so a caller (a test) controls the device row

@@ -8,7 +8,6 @@
 #include "common/error.h"
 #include "kernels/gray.h"
 #include "kernels/histogram.h"
-#include "kernels/kernel_bench.h"
 #include "kernels/nick.h"
 #include "kernels/smooth.h"
 
@@ -55,22 +54,6 @@ void nick_cuda(ImageView<const std::uint8_t>, const NickParams&, ImageView<std::
 Image<std::uint8_t> nick_cuda(ImageView<const std::uint8_t>, const NickParams&,
                               const CudaRunOptions&) {
   no_cuda("nick");
-}
-
-KernelTiming bench_gray(const RgbView8&, GrayWeighting, const std::string&, const BenchOptions&) {
-  no_cuda("bench gray");
-}
-KernelTiming bench_histogram(ImageView<const std::uint8_t>, const std::string&,
-                             const BenchOptions&) {
-  no_cuda("bench histogram");
-}
-KernelTiming bench_smooth(ImageView<const std::uint8_t>, int, const std::string&,
-                          const BenchOptions&) {
-  no_cuda("bench smooth");
-}
-KernelTiming bench_nick(ImageView<const std::uint8_t>, const NickParams&, const std::string&,
-                        const BenchOptions&) {
-  no_cuda("bench nick");
 }
 
 }  // namespace mad::kernels

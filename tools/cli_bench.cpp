@@ -1,9 +1,7 @@
 // `mad bench [--kernels LIST] [--sizes LIST] [--repeat N] [--precision double|float|both]
 //  [--format table|csv|json] [--html FILE] [--markdown FILE] [--quick] [--summary-from FILE]`.
-// Thin: parse, run (tools/cli_bench_runners.h), print (tools/cli_bench.h). Progress goes
+// Thin: parse, run (tools/bench/runners.h), print (tools/bench/report.h). Progress goes
 // to standard error, so `--format json > bench.json` captures the document alone.
-#include "tools/cli_bench.h"
-
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
@@ -14,7 +12,9 @@
 
 #include "common/error.h"
 #include "common/gpu_info.h"
-#include "tools/cli_bench_runners.h"
+#include "tools/bench/report.h"
+#include "tools/bench/runners.h"
+#include "tools/cli_commands.h"
 
 namespace mad::cli {
 namespace {

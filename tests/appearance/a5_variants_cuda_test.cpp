@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "appearance/a5_bench.h"
+#include "appearance/a5_variants.h"
 #include "appearance/a5_variants_cuda.h"
 #include "common/error.h"
 #include "tests/appearance/a5_check_cuda.h"
@@ -190,34 +190,6 @@ TEST(A5VariantsCuda, ImagesBelowSixteenLaunchNothing) {
   }
   const auto got = gpu_test::download(d_out.get(), 3, stream.get());
   for (double g : got) EXPECT_TRUE(std::isnan(g));
-}
-
-TEST(A5VariantsCuda, BenchTimesEveryVariant) {
-  MAD_REQUIRE_GPU();
-  const auto images = random_subbands(Shape{64, 48}, 5);
-  std::vector<ImageView<const double>> views;
-  for (const auto& img : images) views.push_back(img.cview());
-  A5BenchOptions options;
-  options.warmup_runs = 1;
-  options.timed_runs = 3;
-  for (bool single : {false, true}) {
-    options.single_precision = single;
-    const std::vector<A5BenchResult> results = a5_bench(views, options);
-    ASSERT_EQ(static_cast<int>(results.size()), kA5VariantCount);
-    for (int k = 0; k < kA5VariantCount; ++k) {
-      const A5BenchResult& r = results[k];
-      EXPECT_EQ(r.variant, kA5Variants[k].name);
-      EXPECT_EQ(r.precision, single ? "float" : "double");
-      EXPECT_EQ(r.subbands, 3);
-      EXPECT_EQ(r.blocks, BlockGrid(64, 48).count());
-      EXPECT_GT(r.min_ms, 0.0) << r.variant;
-      EXPECT_LE(r.min_ms, r.median_ms);
-      EXPECT_LE(r.median_ms, r.max_ms);
-      EXPECT_GT(r.gvisits_per_s, 0.0);
-    }
-  }
-  options.variants = {"a5-nonexistent"};
-  EXPECT_THROW(a5_bench(views, options), InvalidArgument);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // The CUDA detection stage step by step against the CPU functions of each step (luminance,
 // C_s, CSF-filtered images, block statistics, ξ), so that a failing end-to-end comparison
-// names the step that broke; and the benchmark entry point's contract.
+// names the step that broke. (The benchmark entry point's contract is tested in
+// tests/bench/detection_bench_cuda_test.cpp.)
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +15,6 @@
 #include "detection/block_stats.h"
 #include "detection/csf.h"
 #include "detection/det_spectral_cuda.h"
-#include "detection/detection_bench.h"
 #include "detection/detection_gpu.h"
 #include "detection/detection_stage_cuda.h"
 #include "detection/luminance.h"
@@ -180,35 +180,6 @@ TEST(DetectionStepsCuda, RocketStepsFloat) {
     SCOPED_TRACE(v.name);
     check_steps<float>(v.name);
   }
-}
-
-TEST(DetectionStepsCuda, BenchReportsEveryVariantAndTheStage) {
-  MAD_REQUIRE_GPU();
-  for (GpuPrecision precision : {GpuPrecision::kDouble, GpuPrecision::kFloat}) {
-    DetBenchOptions o;
-    o.width = 64;
-    o.height = 48;
-    o.precision = precision;
-    o.warmup = 1;
-    o.repetitions = 3;
-    const std::vector<DetBenchTiming> rows = bench_detection_cuda(o);
-    const auto variants = detection_stats_variants();
-    ASSERT_EQ(rows.size(), 2 * variants.size() + 3);
-    for (std::size_t i = 0; i < variants.size(); ++i) {
-      EXPECT_EQ(rows[2 * i].name, variants[i].name + "/reference");
-      EXPECT_EQ(rows[2 * i + 1].name, variants[i].name + "/error");
-    }
-    EXPECT_EQ(rows.back().name, "stage/run_distorted+map");
-    for (const auto& r : rows) {
-      EXPECT_EQ(r.repetitions, 3) << r.name;
-      EXPECT_GT(r.min_ms, 0.0) << r.name;
-      EXPECT_LE(r.min_ms, r.median_ms) << r.name;
-      EXPECT_LE(r.median_ms, r.max_ms) << r.name;
-    }
-  }
-  DetBenchOptions bad;
-  bad.repetitions = 0;
-  EXPECT_THROW(bench_detection_cuda(bad), InvalidArgument);
 }
 
 }  // namespace

@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "tests/fuzz/fuzz_support.h"
-#include "tools/cli_bench.h"
 #include "tools/cli_commands.h"
 #include "tools/cli_eval.h"
 

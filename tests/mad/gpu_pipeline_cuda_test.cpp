@@ -10,12 +10,15 @@
 #include "common/error.h"
 #include "common/image_io.h"
 #include "mad/batch_scorer.h"
-#include "mad/bench_images.h"
+#include "tools/bench/bench_images.h"
 #include "mad/score.h"
 #include "tests/support/test_support.h"
 
 namespace mad {
 namespace {
+
+using bench::BenchPair;
+using bench::make_bench_pair;
 
 // Issue 3: GPU double equals the CPU to 1e-9 relative on scores and 1e-9 absolute on maps.
 constexpr double kDoubleRelTol = 1e-9;

@@ -1,0 +1,52 @@
+// tools/bench/a5_bench.h: the A5 timing entry returns one consistent result per registered
+// variant and precision (not a benchmark; the numbers belong to `mad bench`). Skips without a
+// device.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "appearance/a5_variants.h"
+#include "common/block_grid.h"
+#include "common/error.h"
+#include "tests/appearance/a5_check_cuda.h"
+#include "tests/support/test_support.h"
+#include "tools/bench/a5_bench.h"
+
+namespace mad::bench {
+namespace {
+
+using appearance::kA5VariantCount;
+using appearance::kA5Variants;
+
+TEST(A5BenchCuda, TimesEveryVariant) {
+  MAD_REQUIRE_GPU();
+  const auto images = appearance::a5_test::random_subbands(appearance::a5_test::Shape{64, 48}, 5);
+  std::vector<ImageView<const double>> views;
+  for (const auto& img : images) views.push_back(img.cview());
+  A5BenchOptions options;
+  options.warmup_runs = 1;
+  options.timed_runs = 3;
+  for (bool single : {false, true}) {
+    options.single_precision = single;
+    const std::vector<A5BenchResult> results = a5_bench(views, options);
+    ASSERT_EQ(static_cast<int>(results.size()), kA5VariantCount);
+    for (int k = 0; k < kA5VariantCount; ++k) {
+      const A5BenchResult& r = results[k];
+      EXPECT_EQ(r.variant, kA5Variants[k].name);
+      EXPECT_EQ(r.precision, single ? "float" : "double");
+      EXPECT_EQ(r.subbands, 3);
+      EXPECT_EQ(r.blocks, BlockGrid(64, 48).count());
+      EXPECT_EQ(r.time.runs, 3) << r.variant;
+      EXPECT_GT(r.time.min_ms, 0.0) << r.variant;
+      EXPECT_LE(r.time.min_ms, r.time.median_ms);
+      EXPECT_LE(r.time.median_ms, r.time.max_ms);
+      EXPECT_GT(r.gvisits_per_s, 0.0);
+    }
+  }
+  options.variants = {"a5-nonexistent"};
+  EXPECT_THROW(a5_bench(views, options), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace mad::bench

@@ -1,0 +1,101 @@
+// The one median rule and the statistics every timer of tools/bench returns (CPU-only), and
+// the kernel timing entries' clear GpuError where no device exists.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/error.h"
+#include "common/gpu_info.h"
+#include "tools/bench/cpu_timer.h"
+#include "tools/bench/kernel_bench.h"
+#include "tools/bench/measurement.h"
+
+namespace mad::bench {
+namespace {
+
+TEST(Measurement, MedianOf) {
+  EXPECT_EQ(median_of({3.0, 1.0, 2.0}), 2.0);
+  EXPECT_EQ(median_of({4.0, 1.0, 3.0, 2.0}), 2.5);  // even: mean of the two middle values
+  EXPECT_EQ(median_of({7.0}), 7.0);
+  EXPECT_EQ(median_of({5.0, 1.0}), 3.0);
+  EXPECT_EQ(median_of({2.0, 2.0, 9.0, 1.0, 2.0, 8.0}), 2.0);  // ties in the middle
+  EXPECT_THROW(median_of({}), InvalidArgument);
+}
+
+TEST(Measurement, SummarizeOddCount) {
+  const Measurement m = summarize({5.0, 1.0, 4.0, 2.0, 3.0}, 2);
+  EXPECT_EQ(m.warmup, 2);
+  EXPECT_EQ(m.runs, 5);
+  EXPECT_EQ(m.samples_ms, (std::vector<double>{5.0, 1.0, 4.0, 2.0, 3.0}));  // run order kept
+  EXPECT_EQ(m.median_ms, 3.0);
+  EXPECT_EQ(m.min_ms, 1.0);
+  EXPECT_EQ(m.max_ms, 5.0);
+  EXPECT_DOUBLE_EQ(m.spread_pct, 100.0 * 4.0 / 3.0);
+}
+
+TEST(Measurement, SummarizeEvenCount) {
+  const Measurement m = summarize({8.0, 2.0, 6.0, 4.0}, 0);
+  EXPECT_EQ(m.runs, 4);
+  EXPECT_EQ(m.median_ms, 5.0);
+  EXPECT_EQ(m.min_ms, 2.0);
+  EXPECT_EQ(m.max_ms, 8.0);
+  EXPECT_DOUBLE_EQ(m.spread_pct, 120.0);
+}
+
+TEST(Measurement, SummarizeEdgeCases) {
+  const Measurement one = summarize({2.5}, 1);
+  EXPECT_EQ(one.median_ms, 2.5);
+  EXPECT_EQ(one.spread_pct, 0.0);
+  const Measurement none = summarize({}, 3);
+  EXPECT_EQ(none.runs, 0);
+  EXPECT_TRUE(std::isnan(none.median_ms));
+  EXPECT_TRUE(std::isnan(none.spread_pct));
+  EXPECT_TRUE(std::isnan(summarize({0.0, 0.0}, 0).spread_pct));  // no spread of a zero median
+}
+
+TEST(Measurement, PerItemScalesEveryFigure) {
+  const Measurement m = per_item(summarize({40.0, 10.0, 20.0}, 1), 10.0);
+  EXPECT_EQ(m.warmup, 1);
+  EXPECT_EQ(m.runs, 3);
+  EXPECT_EQ(m.median_ms, 2.0);
+  EXPECT_EQ(m.min_ms, 1.0);
+  EXPECT_EQ(m.max_ms, 4.0);
+  EXPECT_DOUBLE_EQ(m.spread_pct, 150.0);  // a ratio: unchanged by the scaling
+  EXPECT_THROW(per_item(m, 0.0), InvalidArgument);
+}
+
+TEST(CpuTimer, TimeHostCallsWarmupThenRuns) {
+  std::vector<int> calls;
+  int prepared = 0;
+  const Measurement m = time_host(
+      2, 3, [&](int i) { calls.push_back(i); }, [&] { ++prepared; });
+  EXPECT_EQ(calls, (std::vector<int>{0, 1, 2, 3, 4}));
+  EXPECT_EQ(prepared, 5);
+  EXPECT_EQ(m.warmup, 2);
+  EXPECT_EQ(m.runs, 3);
+  EXPECT_LE(m.min_ms, m.median_ms);
+  EXPECT_LE(m.median_ms, m.max_ms);
+  EXPECT_THROW(time_host(0, 0, [](int) {}), InvalidArgument);
+}
+
+TEST(CpuTimer, BudgetStopsAtMaxRunsWithOneWarmup) {
+  int calls = 0;
+  const Measurement m = time_cpu_budget([&] { ++calls; }, {4, 10.0}, true);
+  EXPECT_EQ(calls, 5);
+  EXPECT_EQ(m.warmup, 1);
+  EXPECT_EQ(m.runs, 4);
+  int once = 0;
+  const Measurement z = time_cpu_budget([&] { ++once; }, {0, 0.0}, false);
+  EXPECT_EQ(once, 1);  // at least one timed call
+  EXPECT_EQ(z.runs, 1);
+}
+
+TEST(KernelBench, WithoutDeviceIsAGpuError) {
+  if (gpu_device_available()) GTEST_SKIP() << "a CUDA device is present";
+  const Image<std::uint8_t> gray(16, 16, 3);
+  EXPECT_THROW(bench_histogram(gray.cview(), "", {}), GpuError);
+  EXPECT_THROW(bench_nick(gray.cview(), {5, -0.1}, "", {}), GpuError);
+}
+
+}  // namespace
+}  // namespace mad::bench

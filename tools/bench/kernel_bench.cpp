@@ -1,0 +1,37 @@
+// The kernel timing entries (tools/bench/kernel_bench.h) in a build without the CUDA backend:
+// asking to time a variant is a GpuError with a clear message (the CLI maps it to exit code 4).
+// With the backend they are defined in kernel_bench_cuda.cu instead.
+#ifndef MAD_HAVE_CUDA
+
+#include <string>
+
+#include "common/error.h"
+#include "tools/bench/kernel_bench.h"
+
+namespace mad::bench {
+namespace {
+[[noreturn]] void no_cuda(const char* kernel) {
+  throw GpuError(std::string(kernel) + ": this build has no CUDA backend (use --backend cpu)");
+}
+}  // namespace
+
+KernelTiming bench_gray(const kernels::RgbView8&, kernels::GrayWeighting, const std::string&,
+                        const KernelBenchOptions&) {
+  no_cuda("bench gray");
+}
+KernelTiming bench_histogram(ImageView<const std::uint8_t>, const std::string&,
+                             const KernelBenchOptions&) {
+  no_cuda("bench histogram");
+}
+KernelTiming bench_smooth(ImageView<const std::uint8_t>, int, const std::string&,
+                          const KernelBenchOptions&) {
+  no_cuda("bench smooth");
+}
+KernelTiming bench_nick(ImageView<const std::uint8_t>, const kernels::NickParams&,
+                        const std::string&, const KernelBenchOptions&) {
+  no_cuda("bench nick");
+}
+
+}  // namespace mad::bench
+
+#endif  // MAD_HAVE_CUDA

@@ -1,0 +1,37 @@
+#include "tools/bench/measurement.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+
+namespace mad::bench {
+
+double median_of(std::vector<double> samples) {
+  if (samples.empty()) throw InvalidArgument("median of an empty sample");
+  std::sort(samples.begin(), samples.end());
+  const std::size_t n = samples.size();
+  return n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+}
+
+Measurement summarize(std::vector<double> samples_ms, int warmup) {
+  Measurement m;
+  m.warmup = warmup;
+  m.runs = static_cast<int>(samples_ms.size());
+  m.samples_ms = std::move(samples_ms);
+  if (m.samples_ms.empty()) return m;
+  const auto [lo, hi] = std::minmax_element(m.samples_ms.begin(), m.samples_ms.end());
+  m.min_ms = *lo;
+  m.max_ms = *hi;
+  m.median_ms = median_of(m.samples_ms);
+  m.spread_pct = m.median_ms > 0 ? 100.0 * (m.max_ms - m.min_ms) / m.median_ms
+                                 : std::numeric_limits<double>::quiet_NaN();
+  return m;
+}
+
+Measurement per_item(Measurement m, double divisor) {
+  if (!(divisor > 0)) throw InvalidArgument("per_item: divisor must be > 0");
+  for (double& s : m.samples_ms) s /= divisor;
+  return summarize(std::move(m.samples_ms), m.warmup);
+}
+
+}  // namespace mad::bench

@@ -1,0 +1,118 @@
+#include "tools/bench/pipeline_bench.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "common/gpu_info.h"
+#include "common/parallel.h"
+#include "mad/batch_scorer.h"
+#include "mad/gpu_scorer.h"
+#include "mad/score.h"
+#include "tools/bench/bench_images.h"
+#include "tools/bench/cpu_timer.h"
+
+namespace mad::bench {
+namespace {
+
+void set_time(PipelineBenchRow& row, const Measurement& m) {
+  row.time = m;
+  row.pairs_per_s = m.median_ms > 0 ? 1000.0 / m.median_ms : 0.0;
+}
+
+// One pair at a time, synchronously: upload + both stages + read-back of the two sums.
+PipelineBenchRow bench_gpu_single(const std::vector<BenchPair>& pairs, Precision p,
+                                  const PipelineBenchOptions& o) {
+  GpuScorer gpu(p, o.a5_variant);
+  PipelineBenchRow row;
+  row.backend = "cuda";
+  row.mode = "single";
+  row.precision = to_string(p);
+  row.width = pairs[0].ref.pixels.width();
+  row.height = pairs[0].ref.pixels.height();
+  // Rotating distinct pairs, and a reference that differs from the previous run's, so the
+  // reference side is always recomputed.
+  set_time(row, time_host(o.warmup_runs, o.timed_runs, [&](int i) {
+             const BenchPair& pair = pairs[i % pairs.size()];
+             gpu.run(gpu_input(pair.ref), gpu_input(pair.dst), true, false);
+           }));
+  row.device_bytes = gpu.device_bytes();
+  row.device_bytes_per_pair = gpu.device_bytes();
+  return row;
+}
+
+// A batch through BatchScorer (overlapped slots). shared_ref: every pair uses one reference
+// (the dataset case), else references rotate.
+PipelineBenchRow bench_gpu_batch(const std::vector<BenchPair>& pairs, Precision p, bool shared_ref,
+                                 const PipelineBenchOptions& o) {
+  ScoreOptions so;
+  so.backend = Backend::Cuda;
+  so.precision = p;
+  so.a5_variant = o.a5_variant;
+  BatchScorer batch(so);
+  std::vector<std::shared_ptr<const GrayImage>> refs, dsts;
+  for (const auto& bp : pairs) {
+    refs.push_back(std::make_shared<GrayImage>(bp.ref));
+    dsts.push_back(std::make_shared<GrayImage>(bp.dst));
+  }
+  auto run_batch = [&](int n) {
+    for (int i = 0; i < n; ++i) {
+      const std::size_t k = static_cast<std::size_t>(i) % pairs.size();
+      batch.submit(i, shared_ref ? refs[0] : refs[k], dsts[k]);
+    }
+    batch.drain();
+  };
+  run_batch(o.warmup_runs * 2);
+  PipelineBenchRow row;
+  row.backend = "cuda";
+  row.mode = shared_ref ? "batch-shared-ref" : "batch-distinct-refs";
+  row.precision = to_string(p);
+  row.width = pairs[0].ref.pixels.width();
+  row.height = pairs[0].ref.pixels.height();
+  set_time(row, per_item(time_host(0, 3, [&](int) { run_batch(o.batch_pairs); }), o.batch_pairs));
+  row.device_bytes = batch.device_bytes();
+  return row;
+}
+
+PipelineBenchRow bench_cpu(const BenchPair& pair, int threads, const PipelineBenchOptions& o) {
+  set_thread_count(threads);  // 0 = all cores
+  ScoreOptions so;
+  so.backend = Backend::Cpu;
+  Scorer scorer(so);
+  PipelineBenchRow row;
+  row.backend = "cpu";
+  row.mode = threads == 1 ? "cpu-1-thread" : "cpu-all-threads";
+  row.precision = "double";
+  row.width = pair.ref.pixels.width();
+  row.height = pair.ref.pixels.height();
+  // One warm-up call: FFT plans, CSF cache.
+  set_time(row, time_host(1, std::max(1, o.cpu_runs),
+                          [&](int) { (void)scorer.score(pair.ref, pair.dst); }));
+  set_thread_count(0);
+  return row;
+}
+
+}  // namespace
+
+std::vector<PipelineBenchRow> bench_pipeline(const PipelineBenchOptions& o) {
+  std::vector<PipelineBenchRow> rows;
+  const bool gpu = gpu_backend_compiled() && gpu_device_available();
+  for (const auto& [w, h] : o.sizes) {
+    std::vector<BenchPair> pairs;
+    for (int i = 0; i < std::max(2, o.distinct_inputs); ++i)
+      pairs.push_back(make_bench_pair(w, h, 1000u + static_cast<std::uint32_t>(i)));
+    if (gpu) {
+      for (Precision p : o.precisions) {
+        rows.push_back(bench_gpu_single(pairs, p, o));
+        rows.push_back(bench_gpu_batch(pairs, p, false, o));
+        rows.push_back(bench_gpu_batch(pairs, p, true, o));
+      }
+    }
+    if (o.cpu) {
+      rows.push_back(bench_cpu(pairs[0], 0, o));
+      rows.push_back(bench_cpu(pairs[0], 1, o));
+    }
+  }
+  return rows;
+}
+
+}  // namespace mad::bench

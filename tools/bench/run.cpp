@@ -1,0 +1,81 @@
+// run_bench: probes the device, runs every selected group in order and finishes the report.
+// Each group's wall time is recorded as a note, so the default sizes can be kept inside the
+// 4-minute budget of the device run (tools/gpu-check.sh).
+#include <chrono>
+#include <ctime>
+
+#include "tools/bench/runners.h"
+
+namespace mad::bench {
+namespace {
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+void run_group(BenchContext& ctx, const std::string& group) {
+  if (group == "gray")
+    run_gray_group(ctx, false);
+  else if (group == "darken")
+    run_gray_group(ctx, true);
+  else if (group == "histogram")
+    run_histogram_group(ctx);
+  else if (group == "smooth")
+    run_smooth_group(ctx);
+  else if (group == "nick")
+    run_nick_group(ctx);
+  else if (group == "detection")
+    run_detection_group(ctx);
+  else if (group == "a5")
+    run_a5_group(ctx);
+  else if (group == "csf" || group == "fft" || group == "log_gabor")
+    run_spectral_group(ctx, group);
+  else if (group == "appearance")
+    run_appearance_group(ctx);
+  else if (group == "combine")
+    run_combine_group(ctx);
+  else if (group == "pipeline")
+    run_pipeline_group(ctx);
+}
+
+}  // namespace
+
+BenchReport run_bench(const BenchConfig& config,
+                      const std::function<void(const std::string&)>& progress) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
+  BenchReport report;
+  report.quick = config.quick;
+  report.started = utc_now();
+  report.device = probe_device(config.gpu, config.quick);
+  BenchContext ctx;
+  ctx.config = config;
+  ctx.progress = progress;
+  if (config.gpu) {
+    ctx.transfers = std::make_unique<TransferTimer>(config.transfer_runs);
+  } else {
+    ctx.notes.push_back(
+        "no CUDA device used (none present, or a build without the CUDA backend): "
+        "only the CPU columns were measured");
+  }
+  for (const std::string& group : config.groups) {
+    const auto g0 = Clock::now();
+    ctx.say("group " + group);
+    ctx.guarded("group " + group,
+                [&] { run_group(ctx, group); });  // a failure ends this group only
+    const double s = std::chrono::duration<double>(Clock::now() - g0).count();
+    ctx.notes.push_back("group " + group + " took " + format_number(s) + " s");
+  }
+  report.rows = std::move(ctx.rows);
+  report.notes = std::move(ctx.notes);
+  report.elapsed_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  finalize_rows(report);
+  return report;
+}
+
+}  // namespace mad::bench
