@@ -15,6 +15,7 @@
 #include "appearance/log_gabor_cuda.h"
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
+#include "common/cufft_ops.h"
 #include "detection/det_spectral_cuda.h"
 #include "tools/bench/bench_images.h"
 #include "tools/bench/cpu_timer.h"
@@ -34,29 +35,6 @@ Measurement time_events(const BenchConfig& c, cudaStream_t s, const std::functio
   return time_gpu(
       s, o, [&](int) { launch(); }, prepare);
 }
-
-template <class Real>
-struct Cufft;
-template <>
-struct Cufft<double> {
-  using C = cufftDoubleComplex;
-  static constexpr cufftType kR2C = CUFFT_D2Z, kC2R = CUFFT_Z2D, kC2C = CUFFT_Z2Z;
-  static void r2c(cufftHandle p, double* in, C* out) { MAD_CUFFT_CHECK(cufftExecD2Z(p, in, out)); }
-  static void c2r(cufftHandle p, C* in, double* out) { MAD_CUFFT_CHECK(cufftExecZ2D(p, in, out)); }
-  static void c2c_inverse(cufftHandle p, C* in, C* out) {
-    MAD_CUFFT_CHECK(cufftExecZ2Z(p, in, out, CUFFT_INVERSE));
-  }
-};
-template <>
-struct Cufft<float> {
-  using C = cufftComplex;
-  static constexpr cufftType kR2C = CUFFT_R2C, kC2R = CUFFT_C2R, kC2C = CUFFT_C2C;
-  static void r2c(cufftHandle p, float* in, C* out) { MAD_CUFFT_CHECK(cufftExecR2C(p, in, out)); }
-  static void c2r(cufftHandle p, C* in, float* out) { MAD_CUFFT_CHECK(cufftExecC2R(p, in, out)); }
-  static void c2c_inverse(cufftHandle p, C* in, C* out) {
-    MAD_CUFFT_CHECK(cufftExecC2C(p, in, out, CUFFT_INVERSE));
-  }
-};
 
 cuda::FftPlan make_plan(Size sz, cufftType type, int batch, cudaStream_t s) {
   cuda::FftPlan plan;
@@ -94,8 +72,8 @@ BenchRow gpu_row(const std::string& group, const std::string& case_name, const s
 
 template <class Real>
 void spectral(BenchContext& ctx, const std::string& group, Size sz, const std::string& precision) {
-  using F = Cufft<Real>;
-  using C = typename F::C;
+  using F = cuda::CufftOps<Real>;
+  using C = typename F::Complex;
   const cuda::Stream stream;
   const cudaStream_t s = stream.get();
   const BenchConfig& cfg = ctx.config;
@@ -107,7 +85,7 @@ void spectral(BenchContext& ctx, const std::string& group, Size sz, const std::s
   cuda::DeviceBuffer<C> spectrum(half), saved(half);
   cuda::DeviceBuffer<Real> out(n);
   const auto r2c_plan = make_plan(sz, F::kR2C, 1, s), c2r_plan = make_plan(sz, F::kC2R, 1, s);
-  F::r2c(r2c_plan.get(), image.get(), saved.get());
+  MAD_CUFFT_CHECK(F::r2c(r2c_plan.get(), image.get(), saved.get()));
   // c2r overwrites its input (cuFFT), so every timed run starts from a saved spectrum.
   auto restore = [&] {
     MAD_CUDA_CHECK(cudaMemcpyAsync(spectrum.get(), saved.get(), half * sizeof(C),
@@ -115,15 +93,16 @@ void spectral(BenchContext& ctx, const std::string& group, Size sz, const std::s
   };
   const double real_fft_flops = 2.5 * dn * std::log2(dn);
   if (group == "fft") {
-    BenchRow a =
-        gpu_row("fft", "r2c", "cufft", sz, precision,
-                time_events(cfg, s, [&] { F::r2c(r2c_plan.get(), image.get(), spectrum.get()); }));
+    BenchRow a = gpu_row("fft", "r2c", "cufft", sz, precision, time_events(cfg, s, [&] {
+                           MAD_CUFFT_CHECK(F::r2c(r2c_plan.get(), image.get(), spectrum.get()));
+                         }));
     a.flops = real_fft_flops, a.bytes_in = dn * rs, a.bytes_out = dh * cs,
     a.bytes_moved = a.bytes_in + a.bytes_out;
-    BenchRow b =
-        gpu_row("fft", "c2r", "cufft", sz, precision,
-                time_events(
-                    cfg, s, [&] { F::c2r(c2r_plan.get(), spectrum.get(), out.get()); }, restore));
+    BenchRow b = gpu_row(
+        "fft", "c2r", "cufft", sz, precision,
+        time_events(
+            cfg, s, [&] { MAD_CUFFT_CHECK(F::c2r(c2r_plan.get(), spectrum.get(), out.get())); },
+            restore));
     b.flops = real_fft_flops, b.bytes_in = dh * cs, b.bytes_out = dn * rs,
     b.bytes_moved = b.bytes_in + b.bytes_out;
     const auto batch_plan = make_plan(sz, F::kC2C, 4, s);
@@ -141,9 +120,10 @@ void spectral(BenchContext& ctx, const std::string& group, Size sz, const std::s
           cudaMemcpyAsync(in4.get(), host.data(), in4.bytes(), cudaMemcpyHostToDevice, s));
       MAD_CUDA_CHECK(cudaStreamSynchronize(s));
     }
-    BenchRow c = gpu_row("fft", "c2c_inverse_x4", "cufft", sz, precision, time_events(cfg, s, [&] {
-                           F::c2c_inverse(batch_plan.get(), in4.get(), out4.get());
-                         }));
+    BenchRow c =
+        gpu_row("fft", "c2c_inverse_x4", "cufft", sz, precision, time_events(cfg, s, [&] {
+                  MAD_CUFFT_CHECK(F::c2c(batch_plan.get(), in4.get(), out4.get(), CUFFT_INVERSE));
+                }));
     c.flops = 4 * 5 * dn * std::log2(dn), c.bytes_in = c.bytes_out = 4 * dn * cs,
     c.bytes_moved = 8 * dn * cs;
     for (BenchRow* r : {&a, &b, &c}) ctx.add(std::move(*r));
@@ -159,9 +139,9 @@ void spectral(BenchContext& ctx, const std::string& group, Size sz, const std::s
     m.flops = 3 * dh, m.bytes_in = dh * (cs + rs), m.bytes_out = dh * cs,
     m.bytes_moved = dh * (2 * cs + rs);
     BenchRow f = gpu_row("csf", "filter", "cufft+multiply", sz, precision, time_events(cfg, s, [&] {
-                           F::r2c(r2c_plan.get(), image.get(), spectrum.get());
+                           MAD_CUFFT_CHECK(F::r2c(r2c_plan.get(), image.get(), spectrum.get()));
                            multiply();
-                           F::c2r(c2r_plan.get(), spectrum.get(), out.get());
+                           MAD_CUFFT_CHECK(F::c2r(c2r_plan.get(), spectrum.get(), out.get()));
                          }));
     f.flops = 2 * real_fft_flops + 3 * dh, f.bytes_in = f.bytes_out = dn * rs,
     f.bytes_moved = 2 * dn * rs;
