@@ -93,7 +93,7 @@ ImageCopies make_copies(ImageView<const std::uint8_t> host, int copies, cudaStre
 KernelTiming bench_gray(const RgbView8& rgb, GrayWeighting weighting, const std::string& variant,
                         const BenchOptions& options) {
   validate_rgb(rgb);
-  const auto& row = gray_variant_table().find(variant);
+  const auto& row = gray_variants().find(variant);
   require_device("bench gray");
   const int channels = rgb.layout == RgbLayout::Interleaved ? rgb.channels : 3;
   KernelTiming t = describe(weighting == GrayWeighting::Matlab ? "gray" : "darken", row.name,
@@ -116,7 +116,7 @@ KernelTiming bench_gray(const RgbView8& rgb, GrayWeighting weighting, const std:
 KernelTiming bench_histogram(ImageView<const std::uint8_t> gray, const std::string& variant,
                              const BenchOptions& options) {
   validate_histogram_input(gray);
-  const auto& row = histogram_variant_table().find(variant);
+  const auto& row = histogram_variants().find(variant);
   require_device("bench histogram");
   KernelTiming t = describe("histogram", row.name, gray.width, gray.height, 1);
   t.bytes_read = pixels(gray.width, gray.height);
@@ -136,7 +136,7 @@ KernelTiming bench_histogram(ImageView<const std::uint8_t> gray, const std::stri
 KernelTiming bench_smooth(ImageView<const std::uint8_t> samples, int channels,
                           const std::string& variant, const BenchOptions& options) {
   validate_smooth_input(samples, channels);
-  const auto& row = smooth_variant_table().find(variant);
+  const auto& row = smooth_variants().find(variant);
   require_device("bench smooth");
   const int width = samples.width / channels;
   KernelTiming t = describe("smooth", row.name, width, samples.height, channels);
@@ -154,7 +154,7 @@ KernelTiming bench_smooth(ImageView<const std::uint8_t> samples, int channels,
 KernelTiming bench_nick(ImageView<const std::uint8_t> gray, const NickParams& params,
                         const std::string& variant, const BenchOptions& options) {
   validate_nick_input(gray, params);
-  const auto& row = nick_variant_table().find(variant);
+  const auto& row = nick_variants().find(variant);
   require_device("bench nick");
   KernelTiming t = describe("nick", row.name, gray.width, gray.height, 1);
   t.bytes_read = t.bytes_written = pixels(gray.width, gray.height);
