@@ -14,13 +14,12 @@
 namespace mad::appearance {
 namespace {
 
-template <class Real>
-std::vector<const A5Variant<Real>*> selected_variants(const A5BenchOptions& options) {
-  std::vector<const A5Variant<Real>*> out;
+std::vector<const VariantRow<A5Launches>*> selected_variants(const A5BenchOptions& options) {
+  std::vector<const VariantRow<A5Launches>*> out;
   if (options.variants.empty()) {
-    for (const A5Variant<Real>& v : a5_variants<Real>()) out.push_back(&v);
+    for (const VariantRow<A5Launches>& v : a5_variants().rows()) out.push_back(&v);
   } else {
-    for (const std::string& name : options.variants) out.push_back(&find_a5_variant<Real>(name));
+    for (const std::string& name : options.variants) out.push_back(&a5_variants().find(name));
   }
   return out;
 }
@@ -28,7 +27,7 @@ std::vector<const A5Variant<Real>*> selected_variants(const A5BenchOptions& opti
 template <class Real>
 std::vector<A5BenchResult> bench(const std::vector<ImageView<const double>>& subbands,
                                  const A5BenchOptions& options) {
-  const auto variants = selected_variants<Real>(options);  // validates names first
+  const auto variants = selected_variants(options);  // validates names first
   const int width = subbands.front().width, height = subbands.front().height;
   const BlockGrid grid(width, height);
   const std::size_t plane = static_cast<std::size_t>(width) * height;
@@ -62,12 +61,13 @@ std::vector<A5BenchResult> bench(const std::vector<ImageView<const double>>& sub
 
   cuda::Event start, stop;
   std::vector<A5BenchResult> results;
-  for (const A5Variant<Real>* v : variants) {
-    for (int r = 0; r < options.warmup_runs; ++r) v->launch(in, out, grid, stream.get());
+  for (const VariantRow<A5Launches>* v : variants) {
+    for (int r = 0; r < options.warmup_runs; ++r)
+      v->launch.get<Real>()(in, out, grid, stream.get());
     std::vector<double> ms;
     for (int r = 0; r < options.timed_runs; ++r) {
       start.record(stream.get());
-      v->launch(in, out, grid, stream.get());
+      v->launch.get<Real>()(in, out, grid, stream.get());
       stop.record(stream.get());
       stop.synchronize();
       ms.push_back(stop.elapsed_ms_since(start));

@@ -168,7 +168,7 @@ void check_steps(const std::string& variant) {
 
 TEST(DetectionStepsCuda, RocketStepsDouble) {
   MAD_REQUIRE_GPU();
-  for (const auto& v : detection_stats_variants()) {
+  for (const auto& v : detection_stats_variants().infos()) {
     SCOPED_TRACE(v.name);
     check_steps<double>(v.name);
   }
@@ -176,7 +176,7 @@ TEST(DetectionStepsCuda, RocketStepsDouble) {
 
 TEST(DetectionStepsCuda, RocketStepsFloat) {
   MAD_REQUIRE_GPU();
-  for (const auto& v : detection_stats_variants()) {
+  for (const auto& v : detection_stats_variants().infos()) {
     SCOPED_TRACE(v.name);
     check_steps<float>(v.name);
   }
@@ -192,7 +192,7 @@ TEST(DetectionStepsCuda, BenchReportsEveryVariantAndTheStage) {
     o.warmup = 1;
     o.repetitions = 3;
     const std::vector<DetBenchTiming> rows = bench_detection_cuda(o);
-    const auto variants = detection_stats_variants();
+    const auto& variants = detection_stats_variants().infos();
     ASSERT_EQ(rows.size(), 2 * variants.size() + 3);
     for (std::size_t i = 0; i < variants.size(); ++i) {
       EXPECT_EQ(rows[2 * i].name, variants[i].name + "/reference");
