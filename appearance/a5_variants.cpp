@@ -32,13 +32,13 @@ const VariantRegistry<A5Launches>& a5_variants() {
           {"a5-direct",
            "CTA stages a subband tile + halo in shared memory once (modulus fused into the load); "
            "each thread computes 2 stacked blocks from it, direct two-pass over the 256 samples",
-           "16x4 CTAs over 16x8 blocks (2 per thread), 44x76-sample tile in shared memory",
+           "16x4 CTAs over 16x8 blocks (2 per thread), 76x44-sample tile in shared memory",
            MAD_CUDA_LAUNCH({launch_a5_direct<double>, launch_a5_direct<float>})},
           {"a5-fast",
            "two-pass statistics of the 4x4 tiles blocks share, computed once per CTA in shared "
            "memory and shifted exactly (binomial, Horner) to each block's own mean; 2 blocks per "
            "thread",
-           "32x4 CTAs over 32x8 blocks (2 per thread), 11x35 tile statistics in shared memory",
+           "32x4 CTAs over 32x8 blocks (2 per thread), 35x11 tile statistics in shared memory",
            MAD_CUDA_LAUNCH({launch_a5_fast<double>, launch_a5_fast<float>})},
       },
       "a5-fast");
