@@ -1,6 +1,7 @@
-// The A5 block-statistics kernels (spec §4.4) on the GPU: one registry of variants (STYLE.md
-// rule 5), each row {name, launch function, note}. Tests, the stage, the CLI and `mad bench`
-// iterate the same table, so a registered variant is tested and benchmarked.
+// The A5 block-statistics kernels (spec §4.4) on the GPU: what every variant of the registry
+// (appearance/a5_variants.h, STYLE.md rule 5) reads, writes and computes. Tests, the stage,
+// the CLI and `mad bench` iterate the same registry, so a registered variant is tested and
+// benchmarked.
 //
 // CUDA-only header (needs cuda_runtime.h, carries no nvcc syntax): include it from .cu files
 // and from *_cuda_test.cpp only. CUDA-free code uses appearance/a5_variants.h.
@@ -20,6 +21,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "appearance/a5_variants.h"
 #include "common/block_grid.h"
 
 namespace mad::appearance {
@@ -57,42 +59,5 @@ struct A5Output {
   std::ptrdiff_t pitch = 0;
   std::ptrdiff_t subband_stride = 0;
 };
-
-// Enqueues the statistics of all in.count subbands on `stream` (asynchronous, no sync). The
-// grid describes the subbands' shape. Throws GpuError on a launch failure.
-template <class Real>
-using A5LaunchFn = void (*)(const A5Input<Real>& in, const A5Output<Real>& out,
-                            const BlockGrid& grid, cudaStream_t stream);
-
-template <class Real>
-struct A5Variant {
-  const char* name;
-  A5LaunchFn<Real> launch;
-  const char* note;
-};
-
-// The registry for one precision (double and float are instantiated), in the order of
-// kA5Variants (appearance/a5_variants.h).
-template <class Real>
-const std::vector<A5Variant<Real>>& a5_variants();
-
-// The row named `name`; "" selects kA5DefaultVariant. Throws InvalidArgument listing the
-// registered names when there is no such row.
-template <class Real>
-const A5Variant<Real>& find_a5_variant(const std::string& name);
-
-// Launch functions, one per variant (registered in a5_registry_cuda.cu).
-template <class Real>
-void launch_a5_original(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
-                        cudaStream_t stream);
-template <class Real>
-void launch_a5_shared(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
-                      cudaStream_t stream);
-template <class Real>
-void launch_a5_direct(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
-                      cudaStream_t stream);
-template <class Real>
-void launch_a5_fast(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
-                    cudaStream_t stream);
 
 }  // namespace mad::appearance

@@ -35,7 +35,7 @@ void check_shape(int width, int height) {
 template <class Real>
 AppearanceStageCuda<Real>::AppearanceStageCuda(int width, int height, cudaStream_t stream,
                                                const std::string& a5_variant)
-    : grid_(width, height), variant_(&find_a5_variant<Real>(a5_variant)) {
+    : grid_(width, height), variant_(&a5_variants().find(a5_variant)) {
   check_shape(width, height);
   bank_ = std::make_shared<const LogGaborBankCuda<Real>>(width, height, stream);
   allocate_and_plan();
@@ -46,7 +46,7 @@ AppearanceStageCuda<Real>::AppearanceStageCuda(std::shared_ptr<const LogGaborBan
                                                const std::string& a5_variant)
     : grid_(bank ? bank->width() : 0, bank ? bank->height() : 0),
       bank_(std::move(bank)),
-      variant_(&find_a5_variant<Real>(a5_variant)) {
+      variant_(&a5_variants().find(a5_variant)) {
   if (!bank_) throw InvalidArgument("GPU appearance stage: null log-Gabor bank");
   check_shape(width(), height());
   allocate_and_plan();
@@ -145,7 +145,7 @@ void AppearanceStageCuda<Real>::prepare_reference(const Real* d_ref_raw, cudaStr
     out.kurt = ref_stats_.get() + (2 * kSubbands + first) * blocks;
     out.pitch = grid_.cols;
     out.subband_stride = blocks;
-    variant_->launch(subband_input(), out, grid_, stream);
+    variant_->launch.get<Real>()(subband_input(), out, grid_, stream);
   }
   has_reference_ = true;
 }
@@ -166,7 +166,7 @@ void AppearanceStageCuda<Real>::run_distorted(const Real* d_dst_raw, double* d_s
   forward_spectrum(d_dst_raw, stream);
   for (int s = 0; s < kScales; ++s) {
     scale_subbands(s, stream);
-    variant_->launch(subband_input(), out, grid_, stream);
+    variant_->launch.get<Real>()(subband_input(), out, grid_, stream);
     detail::launch_accumulate_scale<Real>(ref_stats_.get(), dst_stats_.get(), grid_.count(), s,
                                           s == 0, eta_.get(), stream);
   }

@@ -105,8 +105,8 @@ class AppearanceStageCuda {
 
   BlockGrid grid_;
   std::shared_ptr<const LogGaborBankCuda<Real>> bank_;
-  const A5Variant<Real>* variant_ = nullptr;
-  int half_width_ = 0;  // N/2 + 1
+  const VariantRow<A5Launches>* variant_ = nullptr;  // a row of a5_variants()
+  int half_width_ = 0;                               // N/2 + 1
   cuda::DeviceBuffer<Complex> spectrum_;
   cuda::DeviceBuffer<Complex> subbands_;
   cuda::DeviceBuffer<Real> ref_stats_;

@@ -1,27 +1,51 @@
 // The CUDA detection stage as seen from CPU-only code: no CUDA types cross this header.
-// Everything declared here is implemented in *_cuda.cu files, i.e. only in builds with the
-// CUDA backend (MAD_HAVE_CUDA); the device-level API is detection/detection_stage_cuda.h.
+// The block-statistics registry is defined in every build (detection_stats_variants.cpp);
+// everything else declared here is implemented in *_cuda.cu files, i.e. only in builds with
+// the CUDA backend (MAD_HAVE_CUDA). The device-level API is detection/detection_stage_cuda.h.
 #pragma once
 
 #include <string>
-#include <vector>
 
 #include "common/image.h"
+#include "common/variant_registry.h"
 #include "detection/detection.h"
 
 namespace mad::detection {
 
 enum class GpuPrecision { kDouble, kFloat };  // faithful mode / fast mode
 
-// One row of the block-statistics variant registry (det_stats_cuda.h).
-struct DetStatsVariantInfo {
-  std::string name;
-  std::string note;
-  bool is_default = false;
+namespace gpu {
+
+// The two launches of a block-statistics variant (contract: detection/det_stats_cuda.h).
+//
+// Reference side: μ(b) = mean of L'_ref over block b (÷256) and σ_mod(b) = min of the
+// available unbiased 8x8 stds at offsets {0,4}x{0,4} (edge rule of spec §3.5).
+template <class Real>
+using RefStatsLaunch = void (*)(const Real* d_csf_ref, int width, int height, Real* d_mean_ref,
+                                Real* d_std_min_ref, StreamHandle stream);
+
+// Error side: σ_err(b) = unbiased std (÷255) of E = d_csf_dst - d_csf_ref over block b, E
+// formed on the fly exactly as error_image_cpu does. Outputs are optional: d_std_err may be
+// null; when d_mask is non-null the block's ξ (spec §3.6) is written there, which needs
+// d_mean_ref and d_std_min_ref from the reference launch.
+template <class Real>
+using ErrStatsLaunch = void (*)(const Real* d_csf_dst, const Real* d_csf_ref, int width, int height,
+                                const Real* d_mean_ref, const Real* d_std_min_ref, Real* d_std_err,
+                                Real* d_mask, StreamHandle stream);
+
+template <class Real>
+struct DetStatsLaunch {
+  RefStatsLaunch<Real> reference = nullptr;
+  ErrStatsLaunch<Real> error = nullptr;
 };
-// The registered variants, in registry order (the same for both precisions).
-std::vector<DetStatsVariantInfo> detection_stats_variants();
-std::string default_detection_stats_variant();
+// Both precisions of one variant (double: the faithful mode; float: the fast mode).
+using DetStatsLaunches = PerPrecision<DetStatsLaunch>;
+
+}  // namespace gpu
+
+// The block-statistics variant registry (`--det-variant`), one row per variant for both
+// precisions. Listed and validated in every build; launchable with the CUDA backend.
+const VariantRegistry<gpu::DetStatsLaunches>& detection_stats_variants();
 
 // d_detect (unscaled, spec §3.8) from the device's Σ η² over the crop: sqrt(sum / (M-33)(N-33)).
 double d_detect_from_sum_sq(double sum_sq, int width, int height);

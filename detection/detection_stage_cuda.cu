@@ -32,7 +32,7 @@ DetectionStageCuda<Real>::DetectionStageCuda(int width, int height, cudaStream_t
       grid_(checked_grid(width, height)),
       pixels_(static_cast<std::size_t>(width) * height),
       half_bins_(static_cast<std::size_t>(width / 2 + 1) * height),
-      variant_(&gpu::find_det_stats_variant<Real>(stats_variant)),
+      variant_(&detection_stats_variants().find(stats_variant)),
       table_(256),
       csf_half_(half_bins_),
       spectrum_(half_bins_),
@@ -75,7 +75,8 @@ void DetectionStageCuda<Real>::prepare_reference(const Real* d_ref_raw, bool uin
   gpu::launch_luminance<Real>(d_ref_raw, pixels_, uint8_luminance, table_.get(), lum_.get(),
                               stream);
   csf_filter(csf_ref_.get(), stream);
-  variant_->reference(csf_ref_.get(), width_, height_, mean_ref_.get(), std_min_ref_.get(), stream);
+  variant_->launch.get<Real>().reference(csf_ref_.get(), width_, height_, mean_ref_.get(),
+                                         std_min_ref_.get(), stream);
   reference_ready_ = true;
 }
 
@@ -88,8 +89,9 @@ void DetectionStageCuda<Real>::run_distorted(const Real* d_ref_raw, const Real* 
   gpu::launch_dst_load<Real>(d_ref_raw, d_dst_raw, width_, height_, uint8_luminance, table_.get(),
                              lum_.get(), row_sums_.get(), stream);
   csf_filter(csf_dst_.get(), stream);
-  variant_->error(csf_dst_.get(), csf_ref_.get(), width_, height_, mean_ref_.get(),
-                  std_min_ref_.get(), std_err_.get(), mask_.get(), stream);
+  variant_->launch.get<Real>().error(csf_dst_.get(), csf_ref_.get(), width_, height_,
+                                     mean_ref_.get(), std_min_ref_.get(), std_err_.get(),
+                                     mask_.get(), stream);
   gpu::launch_map_reduce<Real>(row_sums_.get(), mask_.get(), width_, height_, d_map_or_null,
                                partials_.get(), stream);
   gpu::launch_sum_partials(partials_.get(), partials_.size(), d_sum_sq, stream);

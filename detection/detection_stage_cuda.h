@@ -36,7 +36,7 @@ class DetectionStageCuda {
 
   // Builds the cuFFT plans (one r2c, one c2r, height x width), C_s on the device (enqueued on
   // `stream`: later calls must be on the same stream or ordered after it) and all scratch.
-  // stats_variant: a det_stats_variants() name, empty for the default. Throws InvalidArgument
+  // stats_variant: a detection_stats_variants() name, empty for the default. Throws InvalidArgument
   // for images smaller than 34x34 or an unknown variant, GpuError for CUDA/cuFFT failures.
   DetectionStageCuda(int width, int height, cudaStream_t stream,
                      const std::string& stats_variant = "");
@@ -82,7 +82,7 @@ class DetectionStageCuda {
   int width_, height_;
   BlockGrid grid_;
   std::size_t pixels_, half_bins_;
-  const gpu::DetStatsVariant<Real>* variant_;
+  const VariantRow<gpu::DetStatsLaunches>* variant_;  // a row of detection_stats_variants()
   cuda::FftPlan forward_, inverse_;
   cuda::DeviceBuffer<Real> table_;     // luminance table, 256 entries
   cuda::DeviceBuffer<Real> csf_half_;  // C_s

@@ -63,7 +63,13 @@ void gray_cuda(const RgbView8& rgb, GrayWeighting weighting, ImageView<std::uint
 Image<std::uint8_t> gray_cuda(const RgbView8& rgb, GrayWeighting weighting,
                               const CudaRunOptions& options = {});
 
-// The gray/darken variant table as CUDA-free rows (empty without the CUDA backend).
-std::vector<VariantInfo> gray_variants();
+// A gray/darken variant (device-pointer form): reads `src` (device memory, any pitch and
+// layout RgbView8 allows) and writes every pixel of `dst` (device, src.width x src.height).
+// It enqueues on `stream`, never synchronizes and allocates nothing.
+using GrayLaunch = void (*)(const RgbView8& src, GrayWeighting weighting,
+                            ImageView<std::uint8_t> dst, StreamHandle stream);
+
+// The gray/darken variant registry (kernels/gray_variants.cpp), shared by both weightings.
+const VariantRegistry<GrayLaunch>& gray_variants();
 
 }  // namespace mad::kernels

@@ -1,4 +1,4 @@
-// CUDA variants of gray/darken (issue 4, kernel 1) and their table.
+// CUDA variants of gray/darken (issue 4, kernel 1), registered in kernels/gray_variants.cpp.
 //
 // Every variant is a pure streaming kernel: 3 or 4 bytes in, 1 byte out per pixel, so the
 // variants differ only in how threads map to pixels (the launch-shape study of the seeds):
@@ -179,6 +179,19 @@ unsigned blocks_for(long long items, long long per_block) {
   return static_cast<unsigned>(blocks);
 }
 
+void launch_grid_stride_blocks(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst,
+                               unsigned blocks, cudaStream_t s) {
+  with_layout(src, [&](auto ch) {
+    gray_grid_stride_kernel<decltype(ch)::value><<<blocks, kThreads, 0, s>>>(src, w, dst);
+    MAD_CUDA_CHECK_LAUNCH();
+  });
+}
+
+}  // namespace
+
+// The launch functions, registered in kernels/gray_variants.cpp.
+namespace gray_detail {
+
 void launch_pixel_1d(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst,
                      cudaStream_t s) {
   check_shapes(src, dst);
@@ -197,14 +210,6 @@ void launch_pixel_2d(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_
   const dim3 grid((src.width + kBx - 1) / kBx, std::min((src.height + kBy - 1) / kBy, kMaxGridY));
   with_layout(src, [&](auto ch) {
     gray_pixel_2d_kernel<decltype(ch)::value><<<grid, block, 0, s>>>(src, w, dst);
-    MAD_CUDA_CHECK_LAUNCH();
-  });
-}
-
-void launch_grid_stride_blocks(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst,
-                               unsigned blocks, cudaStream_t s) {
-  with_layout(src, [&](auto ch) {
-    gray_grid_stride_kernel<decltype(ch)::value><<<blocks, kThreads, 0, s>>>(src, w, dst);
     MAD_CUDA_CHECK_LAUNCH();
   });
 }
@@ -238,31 +243,21 @@ void launch_vector(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t>
   });
 }
 
-}  // namespace
+// The instances the registry names.
+#define INSTANTIATE(...) \
+  template void __VA_ARGS__(const RgbView8&, GrayWeighting, ImageView<std::uint8_t>, cudaStream_t);
+INSTANTIATE(launch_pixel_2d<32, 8>)
+INSTANTIATE(launch_pixel_2d<32, 16>)
+INSTANTIATE(launch_grid_stride<1>)
+INSTANTIATE(launch_grid_stride<2>)
+INSTANTIATE(launch_grid_stride<4>)
+INSTANTIATE(launch_grid_stride<8>)
+INSTANTIATE(launch_grid_stride<16>)
+INSTANTIATE(launch_grid_stride<32>)
+INSTANTIATE(launch_vector<4>)
+INSTANTIATE(launch_vector<16>)
+#undef INSTANTIATE
 
-const VariantTable<GrayLaunch>& gray_variant_table() {
-  static const VariantTable<GrayLaunch> table(
-      "gray",
-      {
-          {"pixel_1d", launch_pixel_1d, "one pixel per thread, 1-D blocks of 256"},
-          {"pixel_2d_32x8", launch_pixel_2d<32, 8>, "one pixel per thread, 2-D blocks of 32x8"},
-          {"pixel_2d_32x16", launch_pixel_2d<32, 16>, "one pixel per thread, 2-D blocks of 32x16"},
-          {"grid_stride_p1", launch_grid_stride<1>,
-           "grid-stride loop, grid sized for 1 pixel per thread"},
-          {"grid_stride_p2", launch_grid_stride<2>, "grid-stride loop, 2 pixels per thread"},
-          {"grid_stride_p4", launch_grid_stride<4>, "grid-stride loop, 4 pixels per thread"},
-          {"grid_stride_p8", launch_grid_stride<8>, "grid-stride loop, 8 pixels per thread"},
-          {"grid_stride_p16", launch_grid_stride<16>, "grid-stride loop, 16 pixels per thread"},
-          {"grid_stride_p32", launch_grid_stride<32>, "grid-stride loop, 32 pixels per thread"},
-          {"grid_stride_fixed", launch_grid_stride_fixed,
-           "grid-stride loop over a fixed grid of 4 blocks per SM"},
-          {"vector4", launch_vector<4>,
-           "4 pixels per thread, 32-bit loads/stores (scalar on unaligned rows)"},
-          {"vector16", launch_vector<16>,
-           "16 pixels per thread, 128-bit loads/stores (scalar on unaligned rows)"},
-      },
-      "vector4");
-  return table;
-}
+}  // namespace gray_detail
 
 }  // namespace mad::kernels

@@ -1,9 +1,5 @@
-// Device-pointer form of gray/darken and its variant table (for `mad bench` and tests).
-// CUDA-only header.
-//
-// A launch reads `src` (device memory, any pitch and layout RgbView8 allows) and writes every
-// pixel of `dst` (device, src.width x src.height). It enqueues on `stream`, never
-// synchronizes and allocates nothing.
+// Device-side helpers of gray/darken (for `mad bench` and tests). CUDA-only header. The
+// variants' launch type and registry are in kernels/gray.h.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -13,14 +9,8 @@
 #include "common/cuda_resources.h"
 #include "common/image.h"
 #include "kernels/gray.h"
-#include "kernels/variant_table.h"
 
 namespace mad::kernels {
-
-using GrayLaunch = void (*)(const RgbView8& src, GrayWeighting weighting,
-                            ImageView<std::uint8_t> dst, cudaStream_t stream);
-
-const VariantTable<GrayLaunch>& gray_variant_table();
 
 // Copies a host RGB view to the device with the same layout and pitch; `view` points into
 // `buffer`.

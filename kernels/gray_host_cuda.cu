@@ -29,7 +29,7 @@ void gray_cuda(const RgbView8& rgb, GrayWeighting weighting, ImageView<std::uint
   validate_rgb(rgb);
   if (out.width != rgb.width || out.height != rgb.height)
     throw InvalidArgument("gray: output size differs from the input size");
-  const auto& row = gray_variant_table().find(options.variant);
+  const auto& row = gray_variants().find(options.variant);
   require_device("gray");
   cuda::Stream stream;
   const DeviceRgb8 src = upload_rgb8(rgb, stream.get());
@@ -46,10 +46,6 @@ Image<std::uint8_t> gray_cuda(const RgbView8& rgb, GrayWeighting weighting,
   Image<std::uint8_t> out(rgb.width, rgb.height);
   gray_cuda(rgb, weighting, out.view(), options);
   return out;
-}
-
-std::vector<VariantInfo> gray_variants() {
-  return gray_variant_table().infos();
 }
 
 }  // namespace mad::kernels

@@ -28,6 +28,14 @@ Histogram histogram_cpu(ImageView<const std::uint8_t> gray);
 // unknown variant.
 Histogram histogram_cuda(ImageView<const std::uint8_t> gray, const CudaRunOptions& options = {});
 
-std::vector<VariantInfo> histogram_variants();
+// A histogram variant (device-pointer form): counts the pixels of `src` (device) into
+// bins[0..255] (device). The bins may hold anything beforehand: every variant initializes them
+// itself. It enqueues on `stream`, never synchronizes and allocates nothing; `scratch` must
+// hold histogram_scratch_bytes() bytes (kernels/histogram_cuda.h).
+using HistogramLaunch = void (*)(ImageView<const std::uint8_t> src, std::uint32_t* bins,
+                                 DeviceScratch scratch, StreamHandle stream);
+
+// The histogram variant registry (kernels/histogram_variants.cpp).
+const VariantRegistry<HistogramLaunch>& histogram_variants();
 
 }  // namespace mad::kernels

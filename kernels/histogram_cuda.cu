@@ -1,4 +1,5 @@
-// CUDA variants of the 256-bin histogram (issue 4, kernel 2), their table and host entry.
+// CUDA variants of the 256-bin histogram (issue 4, kernel 2) and its host entry; the variants
+// are registered in kernels/histogram_variants.cpp.
 //
 // The variants differ in where the increments land, which decides how they behave on the
 // adversarial images (monochrome, wide stripes: every thread of a warp hits one bin):
@@ -111,16 +112,6 @@ void zero_bins(std::uint32_t* bins, cudaStream_t s) {
   MAD_CUDA_CHECK(cudaMemsetAsync(bins, 0, kHistogramBins * sizeof(std::uint32_t), s));
 }
 
-void launch_global_atomic(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch,
-                          cudaStream_t s) {
-  check_input(src, bins);
-  zero_bins(bins, s);
-  const dim3 block(32, 8);
-  const dim3 grid((src.width + 31) / 32, std::min((src.height + 7) / 8, kMaxGridY));
-  histogram_global_atomic_kernel<<<grid, block, 0, s>>>(src, bins);
-  MAD_CUDA_CHECK_LAUNCH();
-}
-
 // Grid for the shared-memory variants: enough blocks to cover the groups once, at most 8
 // resident blocks per SM (more would only add merge atomics).
 struct GroupGrid {
@@ -135,6 +126,31 @@ GroupGrid group_grid(ImageView<const std::uint8_t> src) {
   g.blocks = static_cast<unsigned>(
       std::min<long long>((g.groups + kThreads - 1) / kThreads, 8LL * device_sm_count()));
   return g;
+}
+
+// One bin per value: 257 levels 0..256, so bin v holds the samples in [v, v+1).
+std::size_t cub_temp_bytes(const std::uint8_t* data, std::uint32_t* bins, int width, int height,
+                           std::ptrdiff_t pitch, cudaStream_t s) {
+  std::size_t bytes = 0;
+  MAD_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, data, bins, kHistogramBins + 1,
+                                                     0, kHistogramBins, width, height,
+                                                     static_cast<std::size_t>(pitch), s));
+  return bytes;
+}
+
+}  // namespace
+
+// The launch functions, registered in kernels/histogram_variants.cpp.
+namespace histogram_detail {
+
+void launch_global_atomic(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch,
+                          cudaStream_t s) {
+  check_input(src, bins);
+  zero_bins(bins, s);
+  const dim3 block(32, 8);
+  const dim3 grid((src.width + 31) / 32, std::min((src.height + 7) / 8, kMaxGridY));
+  histogram_global_atomic_kernel<<<grid, block, 0, s>>>(src, bins);
+  MAD_CUDA_CHECK_LAUNCH();
 }
 
 void launch_shared_block(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch,
@@ -158,16 +174,6 @@ void launch_shared_warp(ImageView<const std::uint8_t> src, std::uint32_t* bins, 
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-// One bin per value: 257 levels 0..256, so bin v holds the samples in [v, v+1).
-std::size_t cub_temp_bytes(const std::uint8_t* data, std::uint32_t* bins, int width, int height,
-                           std::ptrdiff_t pitch, cudaStream_t s) {
-  std::size_t bytes = 0;
-  MAD_CUDA_CHECK(cub::DeviceHistogram::HistogramEven(nullptr, bytes, data, bins, kHistogramBins + 1,
-                                                     0, kHistogramBins, width, height,
-                                                     static_cast<std::size_t>(pitch), s));
-  return bytes;
-}
-
 void launch_cub(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch scratch,
                 cudaStream_t s) {
   check_input(src, bins);
@@ -181,35 +187,20 @@ void launch_cub(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceSc
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-}  // namespace
+template void launch_shared_warp<false>(ImageView<const std::uint8_t>, std::uint32_t*,
+                                        DeviceScratch, cudaStream_t);
+template void launch_shared_warp<true>(ImageView<const std::uint8_t>, std::uint32_t*, DeviceScratch,
+                                       cudaStream_t);
+
+}  // namespace histogram_detail
 
 std::size_t histogram_scratch_bytes(int width, int height, std::ptrdiff_t pitch) {
   return ScratchCarver::padded(cub_temp_bytes(nullptr, nullptr, width, height, pitch, nullptr));
 }
 
-const VariantTable<HistogramLaunch>& histogram_variant_table() {
-  static const VariantTable<HistogramLaunch> table(
-      "histogram",
-      {
-          {"global_atomic", launch_global_atomic,
-           "one pixel per thread, atomics on the global bins"},
-          {"shared_block", launch_shared_block, "per-block shared histogram merged into global"},
-          {"shared_warp", launch_shared_warp<false>, "per-warp privatized shared histograms"},
-          {"shared_warp_match", launch_shared_warp<true>,
-           "per-warp shared histograms, equal values aggregated with __match_any_sync"},
-          {"cub", launch_cub, "cub::DeviceHistogram::HistogramEven (library anchor)"},
-      },
-      "cub");
-  return table;
-}
-
-std::vector<VariantInfo> histogram_variants() {
-  return histogram_variant_table().infos();
-}
-
 Histogram histogram_cuda(ImageView<const std::uint8_t> gray, const CudaRunOptions& options) {
   validate_histogram_input(gray);
-  const auto& row = histogram_variant_table().find(options.variant);
+  const auto& row = histogram_variants().find(options.variant);
   require_device("histogram");
   cuda::Stream stream;
   const DeviceImage8 src = upload_image8(gray, stream.get());

@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "common/image_io.h"
+#include "common/gpu_info.h"
 #include "kernels/kernel_variant.h"
 
 namespace mad::kernels {
@@ -41,21 +42,22 @@ std::string format_histogram(const Histogram& histogram, HistogramFormat format)
 
 std::string format_variant_listing() {
   std::ostringstream out;
-  bool any = false;
+  const bool cuda = gpu_backend_compiled();  // the rows exist in every build; runnable with CUDA
   for (KernelKind kind : all_kernel_kinds()) {
     if (kind == KernelKind::Darken) continue;  // shares gray's table; listed with it
-    const std::vector<VariantInfo> variants = list_variants(kind);
+    const std::vector<VariantInfo>& variants = list_variants(kind).infos();
     out << (kind == KernelKind::Gray ? "gray, darken" : kernel_kind_name(kind)) << ":\n";
     out << "  cpu (reference, --backend cpu)\n";
+    if (!cuda) continue;
     std::size_t width = 0;
     for (const VariantInfo& v : variants) width = std::max(width, v.name.size());
-    for (const VariantInfo& v : variants) {
+    const std::string indent(width + 4, ' ');
+    for (const VariantInfo& v : variants)
       out << "  " << v.name << std::string(width - v.name.size() + 2, ' ') << v.note
-          << (v.is_default ? "  [default]" : "") << '\n';
-      any = true;
-    }
+          << (v.is_default ? "  [default]" : "") << '\n'
+          << indent << "launch: " << v.shape << '\n';
   }
-  if (!any) out << "(this build has no CUDA backend: only the cpu reference is available)\n";
+  if (!cuda) out << "(this build has no CUDA backend: only the cpu reference is available)\n";
   return out.str();
 }
 

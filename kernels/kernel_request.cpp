@@ -63,18 +63,8 @@ KernelRequest make_kernel_request(const KernelArgs& args) {
     if (r.backend == Backend::Cpu)
       throw InvalidArgument(
           "--variant selects a CUDA variant and cannot be combined with --backend cpu");
-    const std::vector<VariantInfo> variants = list_variants(r.kind);
-    if (variants.empty()) throw InvalidArgument("--variant: this build has no CUDA backend");
-    std::string known;
-    for (const VariantInfo& v : variants) {
-      if (v.name == args.variant) {
-        r.variant = args.variant;
-        return r;
-      }
-      known += (known.empty() ? "" : ", ") + v.name;
-    }
-    throw InvalidArgument("unknown " + name + " variant '" + args.variant +
-                          "' (registered: " + known + ")");
+    if (!gpu_backend_compiled()) throw InvalidArgument("--variant: this build has no CUDA backend");
+    r.variant = list_variants(r.kind).resolve(args.variant);
   }
   return r;
 }
@@ -146,9 +136,7 @@ KernelOutcome run_kernel(const KernelRequest& request, const RawImage8& image) {
   const bool cuda = out.backend == Backend::Cuda;
   out.variant = "cpu";
   if (cuda) {
-    out.variant = request.variant;
-    for (const VariantInfo& v : list_variants(request.kind))
-      if (out.variant.empty() && v.is_default) out.variant = v.name;
+    out.variant = list_variants(request.kind).resolve(request.variant);
   }
   CudaRunOptions options;
   options.variant = request.variant;

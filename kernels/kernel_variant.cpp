@@ -33,7 +33,7 @@ KernelKind parse_kernel_kind(const std::string& name) {
   throw InvalidArgument("unknown kernel '" + name + "' (expected one of: " + known + ")");
 }
 
-std::vector<VariantInfo> list_variants(KernelKind kind) {
+const VariantNames& list_variants(KernelKind kind) {
   switch (kind) {
     case KernelKind::Gray:
     case KernelKind::Darken: return gray_variants();

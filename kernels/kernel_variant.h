@@ -1,12 +1,14 @@
-// Names shared by every preprocessing kernel (issue 4): which kernels exist, how a registered
-// CUDA variant is described to CUDA-free code (the CLI, tests, `mad bench`), and how a host
-// entry point is told which variant to run. No CUDA syntax here (STYLE rule 1).
+// Names shared by every preprocessing kernel (issue 4): which kernels exist, their variant
+// registries as CUDA-free code sees them (the CLI, tests, `mad bench`), and how a host entry
+// point is told which variant to run. No CUDA syntax here (STYLE rule 1).
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "common/variant_registry.h"
 
 namespace mad::kernels {
 
@@ -20,16 +22,10 @@ const char* kernel_kind_name(KernelKind kind);
 KernelKind parse_kernel_kind(const std::string& name);
 std::vector<KernelKind> all_kernel_kinds();
 
-// One row of a variant table, without its launch function.
-struct VariantInfo {
-  std::string name;
-  std::string note;
-  bool is_default = false;
-};
-
-// Every CUDA variant registered for `kind`, in table order. Empty in a build without the
-// CUDA backend (the CPU reference is not a variant; it is `--backend cpu`).
-std::vector<VariantInfo> list_variants(KernelKind kind);
+// The variant registry of `kind` (gray_variants(), ...) without its launch functions. The
+// rows are listed in every build; running one needs the CUDA backend. The CPU reference is
+// not a variant; it is `--backend cpu`.
+const VariantNames& list_variants(KernelKind kind);
 
 // How a host entry point (gray_cuda, histogram_cuda, ...) runs a variant.
 struct CudaRunOptions {

@@ -1,6 +1,7 @@
-// The CUDA entry points of kernels/ in a build without the CUDA backend: no variants are
-// registered, and asking to run one is a GpuError with a clear message (the CLI maps it to
-// exit code 4). With the backend these are defined in the *_cuda.cu files instead.
+// The CUDA entry points of kernels/ in a build without the CUDA backend: the variants are
+// registered (their names validate) but asking to run one is a GpuError with a clear message
+// (the CLI maps it to exit code 4). With the backend these are defined in the *_cuda.cu files
+// instead.
 #ifndef MAD_HAVE_CUDA
 
 #include <string>
@@ -17,19 +18,6 @@ namespace {
   throw GpuError(std::string(kernel) + ": this build has no CUDA backend (use --backend cpu)");
 }
 }  // namespace
-
-std::vector<VariantInfo> gray_variants() {
-  return {};
-}
-std::vector<VariantInfo> histogram_variants() {
-  return {};
-}
-std::vector<VariantInfo> smooth_variants() {
-  return {};
-}
-std::vector<VariantInfo> nick_variants() {
-  return {};
-}
 
 void gray_cuda(const RgbView8&, GrayWeighting, ImageView<std::uint8_t>, const CudaRunOptions&) {
   no_cuda("gray");

@@ -64,6 +64,15 @@ void nick_cuda(ImageView<const std::uint8_t> gray, const NickParams& params,
 Image<std::uint8_t> nick_cuda(ImageView<const std::uint8_t> gray, const NickParams& params,
                               const CudaRunOptions& options = {});
 
-std::vector<VariantInfo> nick_variants();
+// A Nick variant (device-pointer form): reads `src` and writes every pixel of `mask` (device,
+// same size). It enqueues on `stream`, never synchronizes and allocates nothing; `scratch`
+// must hold nick_scratch_bytes() bytes (kernels/nick_cuda.h). The parameters must pass
+// validate_nick_input.
+using NickLaunch = void (*)(ImageView<const std::uint8_t> src, const NickParams& params,
+                            ImageView<std::uint8_t> mask, DeviceScratch scratch,
+                            StreamHandle stream);
+
+// The Nick variant registry (kernels/nick_variants.cpp).
+const VariantRegistry<NickLaunch>& nick_variants();
 
 }  // namespace mad::kernels

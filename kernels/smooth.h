@@ -68,6 +68,15 @@ void smooth_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std:
 Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t> src, int channels,
                                 const CudaRunOptions& options = {});
 
-std::vector<VariantInfo> smooth_variants();
+// A smoothing variant (device-pointer form): reads `src` and writes every sample of `dst`
+// (device views of samples, same shape, `channels` interleaved channels). It enqueues on
+// `stream`, never synchronizes and allocates nothing; `scratch` must hold
+// smooth_scratch_bytes() bytes (kernels/smooth_cuda.h).
+using SmoothLaunch = void (*)(ImageView<const std::uint8_t> src, int channels,
+                              ImageView<std::uint8_t> dst, DeviceScratch scratch,
+                              StreamHandle stream);
+
+// The smoothing variant registry (kernels/smooth_variants.cpp).
+const VariantRegistry<SmoothLaunch>& smooth_variants();
 
 }  // namespace mad::kernels

@@ -1,4 +1,5 @@
-// CUDA variants of the 5x5 triangular smoothing (issue 4, kernel 3) and their table.
+// CUDA variants of the 5x5 triangular smoothing (issue 4, kernel 3), registered in
+// kernels/smooth_variants.cpp.
 //
 //   global            one output pixel per thread (32x8 blocks), taps read from global memory,
 //                     loops clipped at the borders, filter in constant memory;
@@ -165,6 +166,15 @@ dim3 pixel_grid(int width, int height) {
   return dim3((width + kBx - 1) / kBx, std::min((height + kBy - 1) / kBy, kMaxGridY));
 }
 
+int padded_pitch(int width, int channels) {
+  return (width + 2 * kR) * channels;
+}
+
+}  // namespace
+
+// The launch functions, registered in kernels/smooth_variants.cpp.
+namespace smooth_detail {
+
 // The global and tile variants share a launch shape: one thread per output pixel.
 template <bool kTile, bool kConstFilter>
 void launch_per_pixel(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
@@ -176,10 +186,6 @@ void launch_per_pixel(ImageView<const std::uint8_t> src, int channels, ImageView
   else
     smooth_global_kernel<kConstFilter><<<grid, dim3(kBx, kBy), 0, s>>>(src, channels, dst);
   MAD_CUDA_CHECK_LAUNCH();
-}
-
-int padded_pitch(int width, int channels) {
-  return (width + 2 * kR) * channels;
 }
 
 void launch_padded(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
@@ -198,34 +204,20 @@ void launch_padded(ImageView<const std::uint8_t> src, int channels, ImageView<st
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-}  // namespace
+template void launch_per_pixel<false, true>(ImageView<const std::uint8_t>, int,
+                                            ImageView<std::uint8_t>, DeviceScratch, cudaStream_t);
+template void launch_per_pixel<false, false>(ImageView<const std::uint8_t>, int,
+                                             ImageView<std::uint8_t>, DeviceScratch, cudaStream_t);
+template void launch_per_pixel<true, true>(ImageView<const std::uint8_t>, int,
+                                           ImageView<std::uint8_t>, DeviceScratch, cudaStream_t);
+template void launch_per_pixel<true, false>(ImageView<const std::uint8_t>, int,
+                                            ImageView<std::uint8_t>, DeviceScratch, cudaStream_t);
+
+}  // namespace smooth_detail
 
 std::size_t smooth_scratch_bytes(int width, int height, int channels) {
   return ScratchCarver::padded(static_cast<std::size_t>(padded_pitch(width, channels)) *
                                (height + 2 * kR));
-}
-
-const VariantTable<SmoothLaunch>& smooth_variant_table() {
-  static const VariantTable<SmoothLaunch> table(
-      "smooth",
-      {
-          {"global", launch_per_pixel<false, true>,
-           "global memory only, clipped loops, filter in constant memory"},
-          {"global_gmem", launch_per_pixel<false, false>,
-           "global memory only, filter in global memory"},
-          {"tile", launch_per_pixel<true, true>,
-           "shared-memory tile with a 2-pixel halo, filter in constant memory"},
-          {"tile_gmem", launch_per_pixel<true, false>,
-           "shared-memory tile with halo, filter in global memory"},
-          {"padded", launch_padded,
-           "zero-padded copy, then 25 taps without edge checks (seed 003)"},
-      },
-      "tile");
-  return table;
-}
-
-std::vector<VariantInfo> smooth_variants() {
-  return smooth_variant_table().infos();
 }
 
 void smooth_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
@@ -233,7 +225,7 @@ void smooth_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std:
   validate_smooth_input(src, channels);
   if (dst.width != src.width || dst.height != src.height)
     throw InvalidArgument("smooth: output size differs from the input size");
-  const auto& row = smooth_variant_table().find(options.variant);
+  const auto& row = smooth_variants().find(options.variant);
   require_device("smooth");
   run_image_kernel(
       src, dst, options.poison, smooth_scratch_bytes(src.width / channels, src.height, channels),

@@ -19,15 +19,6 @@
 
 namespace mad {
 
-std::string describe_gpu_variants_cuda() {
-  std::string out =
-      "A5 local statistics (--a5), default marked *:\n" + appearance::describe_a5_variants();
-  out += "Detection block statistics (--det-variant), default marked *:\n";
-  for (const auto& v : detection::detection_stats_variants())
-    out += std::string(v.is_default ? "* " : "  ") + v.name + "  " + v.note + "\n";
-  return out;
-}
-
 namespace {
 
 // Two slots per shape: while one pair computes, the next one's upload runs on the other stream.
@@ -142,22 +133,9 @@ GpuScorer::GpuScorer(Precision precision, const std::string& a5_variant,
   impl_->memory_limit = memory_limit;
   impl_->a5_requested = a5_variant;
   impl_->det_requested = det_variant;
-  bool det_known = det_variant.empty();
-  std::string det_names;
-  for (const auto& v : detection::detection_stats_variants()) {
-    det_known |= det_variant == v.name;
-    det_names += "  " + v.name + "\n";
-  }
-  if (!det_known)
-    throw InvalidArgument("unknown detection-statistics variant '" + det_variant + "'; known:\n" +
-                          det_names);
-  // Unknown names are refused here, before any device work.
-  bool known = a5_variant.empty();
-  for (const auto& v : appearance::kA5Variants) known |= a5_variant == v.name;
-  if (!known)
-    throw InvalidArgument("unknown A5 variant '" + a5_variant + "'; known:\n" +
-                          appearance::describe_a5_variants());
-  impl_->a5_name = a5_variant.empty() ? appearance::kA5DefaultVariant : a5_variant;
+  // Unknown names are refused here, before any device work (InvalidArgument from the registry).
+  detection::detection_stats_variants().resolve(det_variant);
+  impl_->a5_name = appearance::a5_variants().resolve(a5_variant);
 }
 
 GpuScorer::~GpuScorer() = default;

@@ -1,16 +1,29 @@
 #include "mad/gpu_variants.h"
 
-namespace mad {
+#include "appearance/a5_variants.h"
+#include "common/gpu_info.h"
+#include "detection/detection_gpu.h"
 
-#ifdef MAD_HAVE_CUDA
-std::string describe_gpu_variants_cuda();  // mad/gpu_scorer_cuda.cu
-std::string describe_gpu_variants() {
-  return describe_gpu_variants_cuda();
+namespace mad {
+namespace {
+
+std::string describe(const std::string& title, const VariantNames& registry) {
+  std::string out = title + ", default marked *:\n";
+  for (const VariantInfo& v : registry.infos())
+    out +=
+        (v.is_default ? "* " : "  ") + v.name + "  " + v.note + "\n    launch: " + v.shape + "\n";
+  return out;
 }
-#else
+
+}  // namespace
+
 std::string describe_gpu_variants() {
-  return "This build has no CUDA backend (no CUDA toolkit at configure time): no GPU variants.\n";
+  if (!gpu_backend_compiled())
+    return "This build has no CUDA backend (no CUDA toolkit at configure time): no GPU "
+           "variants.\n";
+  return describe("A5 local statistics (--a5)", appearance::a5_variants()) +
+         describe("Detection block statistics (--det-variant)",
+                  detection::detection_stats_variants());
 }
-#endif
 
 }  // namespace mad

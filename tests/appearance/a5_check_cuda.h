@@ -113,8 +113,9 @@ std::string compare(const CpuStats& want, const Real* std_g, const Real* skew_g,
 // input is uploaded with a padded pitch and a gap between subbands when `padded`; the output
 // planes then also get a padded pitch, and the padding must stay poisoned.
 template <class Real>
-void check_variant(const A5Variant<Real>& variant, const std::vector<Image<double>>& subbands,
-                   bool padded, const std::string& label) {
+void check_variant(const VariantRow<A5Launches>& variant,
+                   const std::vector<Image<double>>& subbands, bool padded,
+                   const std::string& label) {
   const int w = subbands[0].width(), h = subbands[0].height();
   const BlockGrid grid(w, h);
   const std::ptrdiff_t in_pitch = padded ? w + 3 : w;
@@ -145,7 +146,7 @@ void check_variant(const A5Variant<Real>& variant, const std::vector<Image<doubl
   out.kurt = d_out.get() + 2 * out_stride * count;
   out.pitch = out_pitch;
   out.subband_stride = out_stride;
-  variant.launch(in, out, grid, stream.get());
+  variant.launch.get<Real>()(in, out, grid, stream.get());
   const std::vector<Real> got = gpu_test::download(d_out.get(), d_out.size(), stream.get());
 
   for (int i = 0; i < count; ++i) {
@@ -202,7 +203,7 @@ void check_all_variants(bool real_data) {
   std::uint32_t seed = 1234;
   for (const Shape& s : kShapes) {
     const auto subbands = real_data ? real_subbands(s) : random_subbands(s, seed++);
-    for (const A5Variant<Real>& v : a5_variants<Real>())
+    for (const VariantRow<A5Launches>& v : a5_variants().rows())
       check_variant<Real>(v, subbands, false, (real_data ? "real " : "random ") + shape_name(s));
   }
 }

@@ -1,4 +1,4 @@
-// Every registered A5 variant (appearance/a5_variants_cuda.h) against the CPU block statistics
+// Every registered A5 variant (appearance/a5_variants.h) against the CPU block statistics
 // (subband_block_stats_cpu, spec §4.4) on seeded random and real subbands at awkward sizes,
 // several subbands per launch, outputs poisoned with NaN first so an unwritten block fails.
 #include <gtest/gtest.h>
@@ -22,20 +22,27 @@ namespace {
 
 using namespace a5_test;
 
-TEST(A5VariantsCuda, RegistryMatchesTheCudaFreeTable) {
+TEST(A5VariantsCuda, RegistryHoldsBothPrecisionsOfEveryVariant) {
   // Needs no device: the registry is host data.
-  ASSERT_EQ(static_cast<int>(a5_variants<double>().size()), kA5VariantCount);
-  ASSERT_EQ(static_cast<int>(a5_variants<float>().size()), kA5VariantCount);
-  for (int k = 0; k < kA5VariantCount; ++k) {
-    EXPECT_STREQ(a5_variants<double>()[k].name, kA5Variants[k].name);
-    EXPECT_STREQ(a5_variants<float>()[k].name, kA5Variants[k].name);
-    EXPECT_STREQ(a5_variants<double>()[k].note, kA5Variants[k].note);
-    EXPECT_NE(a5_variants<double>()[k].launch, nullptr);
+  const auto& registry = a5_variants();
+  const auto& rows = registry.rows();
+  const auto& infos = registry.infos();
+  ASSERT_EQ(rows.size(), 4u);
+  ASSERT_EQ(infos.size(), rows.size());
+  int defaults = 0;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    EXPECT_EQ(infos[k].name, rows[k].name);
+    EXPECT_EQ(infos[k].note, rows[k].note);
+    EXPECT_FALSE(infos[k].shape.empty()) << rows[k].name;
+    EXPECT_NE(rows[k].launch.f64, nullptr) << rows[k].name;
+    EXPECT_NE(rows[k].launch.f32, nullptr) << rows[k].name;
+    defaults += infos[k].is_default;
   }
-  EXPECT_STREQ(find_a5_variant<double>("").name, kA5DefaultVariant);
-  EXPECT_STREQ(find_a5_variant<float>("a5-shared").name, "a5-shared");
-  EXPECT_THROW(find_a5_variant<double>("a5-nonexistent"), InvalidArgument);
-  EXPECT_NE(describe_a5_variants().find(std::string("* ") + kA5DefaultVariant), std::string::npos);
+  EXPECT_EQ(defaults, 1);
+  EXPECT_STREQ(registry.find("").name, "a5-fast");
+  EXPECT_EQ(registry.default_name(), "a5-fast");
+  EXPECT_STREQ(registry.find("a5-shared").name, "a5-shared");
+  EXPECT_THROW(registry.find("a5-nonexistent"), InvalidArgument);
 }
 
 TEST(A5VariantsCuda, DoubleMatchesCpuOnRandomSubbands) {
@@ -62,9 +69,9 @@ TEST(A5VariantsCuda, PaddedPitchAndSubbandGapAreHonoured) {
   MAD_REQUIRE_GPU();
   const Shape s{61, 47};
   const auto subbands = random_subbands(s, 99);
-  for (const A5Variant<double>& v : a5_variants<double>())
+  for (const VariantRow<A5Launches>& v : a5_variants().rows())
     check_variant<double>(v, subbands, true, "padded 61x47");
-  for (const A5Variant<float>& v : a5_variants<float>())
+  for (const VariantRow<A5Launches>& v : a5_variants().rows())
     check_variant<float>(v, subbands, true, "padded 61x47");
 }
 
@@ -97,7 +104,7 @@ void check_complex_input(const Shape& s) {
   const auto d_in = gpu_test::upload(host, stream.get());
   const BlockGrid grid(s.width, s.height);
   const std::size_t blocks = grid.count();
-  for (const A5Variant<Real>& v : a5_variants<Real>()) {
+  for (const VariantRow<A5Launches>& v : a5_variants().rows()) {
     cuda::DeviceBuffer<Real> d_out(3 * blocks * kCount);
     gpu_test::poison(d_out.get(), d_out.size(), stream.get());
     A5Input<Real> in;
@@ -113,7 +120,7 @@ void check_complex_input(const Shape& s) {
     out.kurt = d_out.get() + 2 * blocks * kCount;
     out.pitch = grid.cols;
     out.subband_stride = static_cast<std::ptrdiff_t>(blocks);
-    v.launch(in, out, grid, stream.get());
+    v.launch.get<Real>()(in, out, grid, stream.get());
     const auto got = gpu_test::download(d_out.get(), d_out.size(), stream.get());
     for (int i = 0; i < kCount; ++i) {
       const std::string bad =
@@ -145,7 +152,7 @@ TEST(A5VariantsCuda, RepeatedLaunchesAreBitIdentical) {
   cuda::Stream stream;
   const auto d_in = gpu_test::upload(host, stream.get());
   const std::size_t n = 3 * grid.count() * subbands.size();
-  for (const A5Variant<double>& v : a5_variants<double>()) {
+  for (const VariantRow<A5Launches>& v : a5_variants().rows()) {
     std::vector<double> first;
     for (int run = 0; run < 3; ++run) {
       cuda::DeviceBuffer<double> d_out(n);
@@ -161,7 +168,7 @@ TEST(A5VariantsCuda, RepeatedLaunchesAreBitIdentical) {
       out.kurt = d_out.get() + 2 * grid.count() * subbands.size();
       out.pitch = grid.cols;
       out.subband_stride = static_cast<std::ptrdiff_t>(grid.count());
-      v.launch(in, out, grid, stream.get());
+      v.launch.get<double>()(in, out, grid, stream.get());
       auto got = gpu_test::download(d_out.get(), n, stream.get());
       if (run == 0) {
         first = std::move(got);
@@ -185,8 +192,8 @@ TEST(A5VariantsCuda, ImagesBelowSixteenLaunchNothing) {
   in.pitch = 15;
   in.count = 1;
   A5Output<double> out{d_out.get(), d_out.get() + 1, d_out.get() + 2, 1, 1};
-  for (const A5Variant<double>& v : a5_variants<double>()) {
-    EXPECT_NO_THROW(v.launch(in, out, grid, stream.get())) << v.name;
+  for (const VariantRow<A5Launches>& v : a5_variants().rows()) {
+    EXPECT_NO_THROW(v.launch.get<double>()(in, out, grid, stream.get())) << v.name;
   }
   const auto got = gpu_test::download(d_out.get(), 3, stream.get());
   for (double g : got) EXPECT_TRUE(std::isnan(g));

@@ -32,7 +32,7 @@ TEST(AppearanceStageCuda, EveryA5VariantMatchesCpuStage) {
   MAD_REQUIRE_GPU();
   for (auto [w, h] : {std::pair{257, 333}, std::pair{512, 512}})
     for (const Pair& p : pairs_for(w, h, 7))
-      for (const A5Variant<double>& v : a5_variants<double>()) check_against_cpu<double>(p, v.name);
+      for (const VariantInfo& v : a5_variants().infos()) check_against_cpu<double>(p, v.name);
 }
 
 // The original's own numbers: spec §9's synthetic pairs (LO and sum of map.LO), the rocket

@@ -16,9 +16,6 @@
 namespace mad::bench {
 namespace {
 
-using appearance::kA5VariantCount;
-using appearance::kA5Variants;
-
 TEST(A5BenchCuda, TimesEveryVariant) {
   MAD_REQUIRE_GPU();
   const auto images = appearance::a5_test::random_subbands(appearance::a5_test::Shape{64, 48}, 5);
@@ -30,10 +27,11 @@ TEST(A5BenchCuda, TimesEveryVariant) {
   for (bool single : {false, true}) {
     options.single_precision = single;
     const std::vector<A5BenchResult> results = a5_bench(views, options);
-    ASSERT_EQ(static_cast<int>(results.size()), kA5VariantCount);
-    for (int k = 0; k < kA5VariantCount; ++k) {
+    const auto& infos = appearance::a5_variants().infos();
+    ASSERT_EQ(results.size(), infos.size());
+    for (std::size_t k = 0; k < infos.size(); ++k) {
       const A5BenchResult& r = results[k];
-      EXPECT_EQ(r.variant, kA5Variants[k].name);
+      EXPECT_EQ(r.variant, infos[k].name);
       EXPECT_EQ(r.precision, single ? "float" : "double");
       EXPECT_EQ(r.subbands, 3);
       EXPECT_EQ(r.blocks, BlockGrid(64, 48).count());

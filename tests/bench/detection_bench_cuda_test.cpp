@@ -23,7 +23,7 @@ TEST(DetectionBenchCuda, ReportsEveryVariantAndTheStage) {
     o.warmup = 1;
     o.repetitions = 3;
     const std::vector<DetBenchTiming> rows = bench_detection_cuda(o);
-    const auto variants = detection::detection_stats_variants();
+    const auto& variants = detection::detection_stats_variants().infos();
     ASSERT_EQ(rows.size(), 2 * variants.size() + 3);
     for (std::size_t i = 0; i < variants.size(); ++i) {
       EXPECT_EQ(rows[2 * i].name, variants[i].name + "/reference");

@@ -143,8 +143,9 @@ void check_variants_on(const StatsCase& c) {
   cuda::Stream stream;
   const cudaStream_t s = stream.get();
   const cuda::DeviceBuffer<Real> d_ref = test::upload(ref_r, s), d_dst = test::upload(dst_r, s);
-  for (const auto& v : gpu::det_stats_variants<Real>()) {
-    SCOPED_TRACE(std::string(v.name) + (kDouble ? " double " : " float ") + c.label);
+  for (const auto& row : detection_stats_variants().rows()) {
+    SCOPED_TRACE(std::string(row.name) + (kDouble ? " double " : " float ") + c.label);
+    const gpu::DetStatsLaunch<Real>& v = row.launch.get<Real>();
     cuda::DeviceBuffer<Real> mean(blocks), std_min(blocks), std_err(blocks), xi(blocks);
     for (auto* b : {&mean, &std_min, &std_err, &xi}) test::poison(b->get(), blocks, s);
     v.reference(d_ref.get(), w, h, mean.get(), std_min.get(), s);
@@ -186,8 +187,9 @@ TEST(DetStatsCuda, MaskWithoutStdErrIsIdentical) {
   const cudaStream_t s = stream.get();
   const auto d_ref = test::upload(test::packed<double>(c.csf_ref.cview()), s);
   const auto d_dst = test::upload(test::packed<double>(c.csf_dst.cview()), s);
-  for (const auto& v : gpu::det_stats_variants<double>()) {
-    SCOPED_TRACE(v.name);
+  for (const auto& row : detection_stats_variants().rows()) {
+    SCOPED_TRACE(row.name);
+    const gpu::DetStatsLaunch<double>& v = row.launch.f64;
     cuda::DeviceBuffer<double> mean(blocks), std_min(blocks), std_err(blocks), a(blocks), b(blocks);
     v.reference(d_ref.get(), w, h, mean.get(), std_min.get(), s);
     v.error(d_dst.get(), d_ref.get(), w, h, mean.get(), std_min.get(), std_err.get(), a.get(), s);
@@ -198,33 +200,33 @@ TEST(DetStatsCuda, MaskWithoutStdErrIsIdentical) {
   }
 }
 
-// The registry: the CUDA-free listing agrees with both typed tables; names are unique and
-// exactly one is the default; unknown names are refused.
+// The registry: every row holds both launches in both precisions and a description; names
+// are unique and exactly one is the default; unknown names are refused.
 TEST(DetStatsCuda, RegistryIsConsistent) {
-  const auto infos = detection_stats_variants();
-  const auto& vd = gpu::det_stats_variants<double>();
-  const auto& vf = gpu::det_stats_variants<float>();
+  const auto& registry = detection_stats_variants();
+  const auto& infos = registry.infos();
+  const auto& rows = registry.rows();
   ASSERT_FALSE(infos.empty());
-  ASSERT_EQ(infos.size(), vd.size());
-  ASSERT_EQ(infos.size(), vf.size());
+  ASSERT_EQ(infos.size(), rows.size());
   std::set<std::string> names;
   int defaults = 0;
   for (std::size_t i = 0; i < infos.size(); ++i) {
-    EXPECT_EQ(infos[i].name, vd[i].name);
-    EXPECT_EQ(infos[i].name, vf[i].name);
+    EXPECT_EQ(infos[i].name, rows[i].name);
     EXPECT_FALSE(infos[i].note.empty());
-    EXPECT_TRUE(vd[i].reference && vd[i].error && vf[i].reference && vf[i].error);
+    EXPECT_FALSE(infos[i].shape.empty());
+    const gpu::DetStatsLaunches& l = rows[i].launch;
+    EXPECT_TRUE(l.f64.reference && l.f64.error && l.f32.reference && l.f32.error);
     names.insert(infos[i].name);
     if (infos[i].is_default) {
       ++defaults;
-      EXPECT_EQ(infos[i].name, default_detection_stats_variant());
+      EXPECT_EQ(infos[i].name, registry.default_name());
     }
   }
   EXPECT_EQ(names.size(), infos.size());
   EXPECT_EQ(defaults, 1);
-  EXPECT_STREQ(gpu::find_det_stats_variant<double>("").name,
-               default_detection_stats_variant().c_str());
-  EXPECT_THROW(gpu::find_det_stats_variant<float>("det-nonexistent"), InvalidArgument);
+  EXPECT_EQ(registry.default_name(), "det-fast");
+  EXPECT_STREQ(registry.find("").name, registry.default_name().c_str());
+  EXPECT_THROW(registry.find("det-nonexistent"), InvalidArgument);
 }
 
 }  // namespace

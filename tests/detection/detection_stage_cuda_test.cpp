@@ -105,7 +105,7 @@ TEST(DetectionStageCuda, DoubleMatchesCpuAndOriginal) {
   MAD_REQUIRE_GPU();
   for (const auto& c : pair_cases()) {
     const DetectionResult cpu = detect_cpu(c.ref.cview(), c.dst.cview(), c.uint8, true);
-    for (const auto& v : detection_stats_variants()) {
+    for (const auto& v : detection_stats_variants().infos()) {
       SCOPED_TRACE(c.name + " " + v.name);
       const DetectionResult gpu =
           detect_cuda(c.ref.cview(), c.dst.cview(), c.uint8, true, GpuPrecision::kDouble, v.name);
@@ -136,7 +136,7 @@ TEST(DetectionStageCuda, FloatMatchesCpu) {
   MAD_REQUIRE_GPU();
   for (const auto& c : pair_cases()) {
     const DetectionResult cpu = detect_cpu(c.ref.cview(), c.dst.cview(), c.uint8, true);
-    for (const auto& v : detection_stats_variants()) {
+    for (const auto& v : detection_stats_variants().infos()) {
       SCOPED_TRACE(c.name + " " + v.name);
       const DetectionResult gpu =
           detect_cuda(c.ref.cview(), c.dst.cview(), c.uint8, true, GpuPrecision::kFloat, v.name);
@@ -228,7 +228,7 @@ void check_repeatable() {
   const cudaStream_t s = stream.get();
   const auto d_ref = test::upload(test::packed<Real>(c.ref.cview()), s);
   const auto d_dst = test::upload(test::packed<Real>(c.dst.cview()), s);
-  for (const auto& v : detection_stats_variants()) {
+  for (const auto& v : detection_stats_variants().infos()) {
     SCOPED_TRACE(v.name);
     DetectionStageCuda<Real> stage(w, h, s, v.name);
     const DeviceRun<Real> first = run_on(stage, d_ref.get(), d_dst.get(), c.uint8, true, true, s);

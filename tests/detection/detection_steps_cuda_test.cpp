@@ -168,7 +168,7 @@ void check_steps(const std::string& variant) {
 
 TEST(DetectionStepsCuda, RocketStepsDouble) {
   MAD_REQUIRE_GPU();
-  for (const auto& v : detection_stats_variants()) {
+  for (const auto& v : detection_stats_variants().infos()) {
     SCOPED_TRACE(v.name);
     check_steps<double>(v.name);
   }
@@ -176,7 +176,7 @@ TEST(DetectionStepsCuda, RocketStepsDouble) {
 
 TEST(DetectionStepsCuda, RocketStepsFloat) {
   MAD_REQUIRE_GPU();
-  for (const auto& v : detection_stats_variants()) {
+  for (const auto& v : detection_stats_variants().infos()) {
     SCOPED_TRACE(v.name);
     check_steps<float>(v.name);
   }

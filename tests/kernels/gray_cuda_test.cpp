@@ -54,7 +54,7 @@ TEST(GrayCuda, EveryVariantMatchesCpuExactly) {
     for (const RgbInput& in : inputs_for(s, seed)) {
       for (GrayWeighting w : {GrayWeighting::Matlab, GrayWeighting::Darken}) {
         const Image<std::uint8_t> expected = gray_cpu(in.view, w);
-        for (const VariantInfo& v : gray_variants())
+        for (const VariantInfo& v : gray_variants().infos())
           for (std::uint8_t poison : kPoisons) {
             // An odd-padded output pitch as well, so output rows are unaligned too.
             Image<std::uint8_t> actual(s.width, s.height, 0x33,
@@ -87,7 +87,7 @@ TEST(GrayCuda, EveryRgbTripleMatchesCpu) {
       interleaved_rgb(ImageView<const std::uint8_t>(rgb.data(), 3 * 4096, 4096), 3);
   for (GrayWeighting w : {GrayWeighting::Matlab, GrayWeighting::Darken}) {
     const Image<std::uint8_t> expected = gray_cpu(view, w);
-    for (const VariantInfo& v : gray_variants())
+    for (const VariantInfo& v : gray_variants().infos())
       EXPECT_TRUE(test::images_equal(expected.cview(), gray_cuda(view, w, {v.name, 0x5A}).cview()))
           << v.name;
   }

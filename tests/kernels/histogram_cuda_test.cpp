@@ -27,7 +27,7 @@ TEST(HistogramCuda, EveryVariantMatchesCpuOnAdversarialImages) {
         const Image<std::uint8_t> img =
             make_histogram_pattern(pattern, s.width, s.height, seed++, pitch);
         const Histogram expected = histogram_cpu(img.cview());
-        for (const VariantInfo& v : histogram_variants())
+        for (const VariantInfo& v : histogram_variants().infos())
           for (std::uint8_t poison : kPoisons) {
             const Histogram actual = histogram_cuda(img.cview(), {v.name, poison});
             for (int b = 0; b < kHistogramBins; ++b)
@@ -47,7 +47,7 @@ TEST(HistogramCuda, MonochromeExtremesAndFullImages) {
   // Every pixel in bin 0 or bin 255, and a large image where one bin receives 2^24 counts.
   for (int value : {0, 255}) {
     const Image<std::uint8_t> img(4096, 4096, static_cast<std::uint8_t>(value));
-    for (const VariantInfo& v : histogram_variants()) {
+    for (const VariantInfo& v : histogram_variants().infos()) {
       const Histogram h = histogram_cuda(img.cview(), {v.name, 0xA5});
       EXPECT_EQ(h[value], 1u << 24) << v.name;
       EXPECT_EQ(h[255 - value], 0u) << v.name;

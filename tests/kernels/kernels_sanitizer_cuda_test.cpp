@@ -25,21 +25,21 @@ TEST(KernelsCudaSanitizer, EveryVariantOnSmallImages) {
           test::random_bytes(3 * s.width, s.height, seed++, 3 * s.width + extra);
       const RgbView8 view = interleaved_rgb(rgb.cview(), 3);
       const Image<std::uint8_t> gray = gray_cpu(view, GrayWeighting::Matlab);
-      for (const VariantInfo& v : gray_variants())
+      for (const VariantInfo& v : gray_variants().infos())
         EXPECT_TRUE(test::images_equal(
             gray.cview(), gray_cuda(view, GrayWeighting::Matlab, {v.name, 0x5A}).cview()))
             << "gray " << v.name;
-      for (const VariantInfo& v : histogram_variants())
+      for (const VariantInfo& v : histogram_variants().infos())
         EXPECT_EQ(histogram_cuda(gray.cview(), {v.name, 0x5A}), histogram_cpu(gray.cview()))
             << "histogram " << v.name;
       const Image<std::uint8_t> smooth = smooth_cpu(rgb.cview(), 3);
-      for (const VariantInfo& v : smooth_variants())
+      for (const VariantInfo& v : smooth_variants().infos())
         EXPECT_TRUE(
             test::images_equal(smooth.cview(), smooth_cuda(rgb.cview(), 3, {v.name, 0x5A}).cview()))
             << "smooth " << v.name;
       const NickParams params{std::min(s.width, s.height), -0.15};
       const Image<std::uint8_t> mask = nick_cpu(gray.cview(), params);
-      for (const VariantInfo& v : nick_variants())
+      for (const VariantInfo& v : nick_variants().infos())
         EXPECT_TRUE(test::images_equal(mask.cview(),
                                        nick_cuda(gray.cview(), params, {v.name, 0x5A}).cview()))
             << "nick " << v.name;

@@ -34,7 +34,7 @@ long long check_all_variants(const Image<std::uint8_t>& img, const NickParams& p
                              const std::string& what) {
   const Image<std::uint8_t> expected = nick_cpu(img.cview(), params);
   long long runs = 0;
-  for (const VariantInfo& v : nick_variants())
+  for (const VariantInfo& v : nick_variants().infos())
     for (std::uint8_t poison : kPoisons) {
       Image<std::uint8_t> actual(img.width(), img.height(), 0x33, img.pitch());
       nick_cuda(img.cview(), params, actual.view(), {v.name, poison});

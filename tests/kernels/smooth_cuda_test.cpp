@@ -24,7 +24,7 @@ TEST(SmoothCuda, EveryVariantMatchesCpuExactly) {
         const Image<std::uint8_t> img =
             test::random_bytes(s.width * channels, s.height, seed++, pitch);
         const Image<std::uint8_t> expected = smooth_cpu(img.cview(), channels);
-        for (const VariantInfo& v : smooth_variants())
+        for (const VariantInfo& v : smooth_variants().infos())
           for (std::uint8_t poison : kPoisons) {
             Image<std::uint8_t> actual(s.width * channels, s.height, 0x33, pitch);
             smooth_cuda(img.cview(), channels, actual.view(), {v.name, poison});
@@ -47,7 +47,7 @@ TEST(SmoothCuda, ExtremeValuesMatchCpu) {
     for (int x = 0; x < board.width(); ++x) board(y, x) = (x + y) % 2 ? 255 : 0;
   for (const Image<std::uint8_t>* img : {&white, &board}) {
     const Image<std::uint8_t> expected = smooth_cpu(img->cview(), 1);
-    for (const VariantInfo& v : smooth_variants())
+    for (const VariantInfo& v : smooth_variants().infos())
       EXPECT_TRUE(test::images_equal(expected.cview(),
                                      smooth_cuda(img->cview(), 1, {v.name, 0x5A}).cview()))
           << v.name;

@@ -16,17 +16,16 @@ namespace mad::bench {
 namespace {
 
 using appearance::A5Input;
+using appearance::A5Launches;
 using appearance::A5Output;
-using appearance::A5Variant;
 
-template <class Real>
-std::vector<const A5Variant<Real>*> selected_variants(const A5BenchOptions& options) {
-  std::vector<const A5Variant<Real>*> out;
+std::vector<const VariantRow<A5Launches>*> selected_variants(const A5BenchOptions& options) {
+  std::vector<const VariantRow<A5Launches>*> out;
   if (options.variants.empty()) {
-    for (const A5Variant<Real>& v : appearance::a5_variants<Real>()) out.push_back(&v);
+    for (const VariantRow<A5Launches>& v : appearance::a5_variants().rows()) out.push_back(&v);
   } else {
     for (const std::string& name : options.variants)
-      out.push_back(&appearance::find_a5_variant<Real>(name));
+      out.push_back(&appearance::a5_variants().find(name));
   }
   return out;
 }
@@ -34,7 +33,7 @@ std::vector<const A5Variant<Real>*> selected_variants(const A5BenchOptions& opti
 template <class Real>
 std::vector<A5BenchResult> bench(const std::vector<ImageView<const double>>& subbands,
                                  const A5BenchOptions& options) {
-  const auto variants = selected_variants<Real>(options);  // validates names first
+  const auto variants = selected_variants(options);  // validates names first
   const int width = subbands.front().width, height = subbands.front().height;
   const BlockGrid grid(width, height);
   const std::size_t plane = static_cast<std::size_t>(width) * height;
@@ -70,9 +69,10 @@ std::vector<A5BenchResult> bench(const std::vector<ImageView<const double>>& sub
   timer.warmup = options.warmup_runs;
   timer.runs = options.timed_runs;
   std::vector<A5BenchResult> results;
-  for (const A5Variant<Real>* v : variants) {
+  for (const VariantRow<A5Launches>* v : variants) {
     A5BenchResult res;
-    res.time = time_gpu(stream.get(), timer, [&](int) { v->launch(in, out, grid, stream.get()); });
+    res.time = time_gpu(stream.get(), timer,
+                        [&](int) { v->launch.get<Real>()(in, out, grid, stream.get()); });
     res.variant = v->name;
     res.precision = sizeof(Real) == sizeof(double) ? "double" : "float";
     res.width = width;

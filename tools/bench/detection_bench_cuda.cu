@@ -53,16 +53,17 @@ std::vector<DetBenchTiming> bench_with(const DetBenchOptions& o) {
   stage.run(ref, dst, true, sum.get(), nullptr, s);
   const std::size_t blocks = stage.grid().count();
   cuda::DeviceBuffer<Real> mean(blocks), std_min(blocks), std_err(blocks), mask(blocks);
-  for (const auto& v : detection::gpu::det_stats_variants<Real>()) {
+  for (const auto& v : detection::detection_stats_variants().rows()) {
+    const detection::gpu::DetStatsLaunch<Real>& launch = v.launch.get<Real>();
     out.push_back(time_launches(
         std::string(v.name) + "/reference",
-        [&] { v.reference(stage.csf_ref(), w, h, mean.get(), std_min.get(), s); }, s, o.warmup,
+        [&] { launch.reference(stage.csf_ref(), w, h, mean.get(), std_min.get(), s); }, s, o.warmup,
         o.repetitions));
     out.push_back(time_launches(
         std::string(v.name) + "/error",
         [&] {
-          v.error(stage.csf_dst(), stage.csf_ref(), w, h, stage.mean_ref(), stage.std_min_ref(),
-                  std_err.get(), mask.get(), s);
+          launch.error(stage.csf_dst(), stage.csf_ref(), w, h, stage.mean_ref(),
+                       stage.std_min_ref(), std_err.get(), mask.get(), s);
         },
         s, o.warmup, o.repetitions));
   }

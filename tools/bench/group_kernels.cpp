@@ -29,8 +29,6 @@
 namespace mad::bench {
 namespace {
 
-using kernels::VariantInfo;
-
 // Seeded bytes (splitmix64): fast enough for 8192x8192x3 and content-independent timings.
 Image<std::uint8_t> random_bytes(int width, int height, std::uint64_t seed) {
   Image<std::uint8_t> img(width, height);
@@ -106,7 +104,7 @@ void run_gray_group(BenchContext& ctx, bool darken) {
     base.bytes_out = pixels(s);
     base.bytes_moved = 4 * pixels(s);
     base.flops = 7 * pixels(s);
-    gpu_variants(ctx, base, kernels::gray_variants(), [&](const std::string& v) {
+    gpu_variants(ctx, base, kernels::gray_variants().infos(), [&](const std::string& v) {
       return bench_gray(rgb, weighting, v, gpu_options(ctx.config));
     });
     Image<std::uint8_t> out(s.width, s.height);
@@ -124,7 +122,7 @@ void run_histogram_group(BenchContext& ctx) {
       base.bytes_out = kernels::kHistogramBins * 4.0;
       base.bytes_moved = base.bytes_in + base.bytes_out;
       base.flops = 0;
-      gpu_variants(ctx, base, kernels::histogram_variants(), [&](const std::string& v) {
+      gpu_variants(ctx, base, kernels::histogram_variants().infos(), [&](const std::string& v) {
         return bench_histogram(img.cview(), v, gpu_options(ctx.config));
       });
       ctx.add_cpu_rows(base, [&] { (void)kernels::histogram_cpu(img.cview()); });
@@ -144,7 +142,7 @@ void run_smooth_group(BenchContext& ctx) {
       base.bytes_in = base.bytes_out = c * pixels(s);
       base.bytes_moved = 2 * c * pixels(s);
       base.flops = 50 * c * pixels(s);
-      gpu_variants(ctx, base, kernels::smooth_variants(), [&](const std::string& v) {
+      gpu_variants(ctx, base, kernels::smooth_variants().infos(), [&](const std::string& v) {
         return bench_smooth(img.cview(), c, v, gpu_options(ctx.config));
       });
       Image<std::uint8_t> out(c * s.width, s.height);
@@ -166,7 +164,7 @@ void run_nick_group(BenchContext& ctx) {
       const double windowed_flops = 3 * nick_window_samples(s, w) + 8 * pixels(s);
       const double integral_flops = 19 * pixels(s);
       if (ctx.config.gpu) {
-        for (const VariantInfo& v : kernels::nick_variants()) {
+        for (const VariantInfo& v : kernels::nick_variants().infos()) {
           BenchRow b = base;
           b.flops = v.name.find("integral") != std::string::npos ? integral_flops : windowed_flops;
           ctx.guarded(

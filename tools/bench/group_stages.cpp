@@ -59,7 +59,7 @@ void gpu_detection_rows(BenchContext& ctx, Size s, const std::string& precision)
       r.median_ms += p->time.median_ms, r.min_ms += p->time.min_ms, r.max_ms += p->time.max_ms;
     return r;
   };
-  for (const auto& v : detection::detection_stats_variants()) {
+  for (const auto& v : detection::detection_stats_variants().infos()) {
     const std::string note = (v.is_default ? "(default) " : "") + v.note;
     const auto& ref = t.at(v.name + "/reference");
     const auto& err = t.at(v.name + "/error");
@@ -171,10 +171,9 @@ void run_a5_group(BenchContext& ctx) {
             BenchRow r = base(p);
             r.backend = "cuda";
             r.variant = res.variant;
-            for (const auto& info : appearance::kA5Variants)
+            for (const auto& info : appearance::a5_variants().infos())
               if (res.variant == info.name)
-                r.note = (res.variant == appearance::kA5DefaultVariant ? "(default) " : "") +
-                         std::string(info.note);
+                r.note = (info.is_default ? "(default) " : "") + info.note;
             apply_measurement(r, res.time);
             ctx.add(std::move(r));
           }

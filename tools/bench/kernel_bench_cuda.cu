@@ -81,7 +81,7 @@ ImageCopies make_copies(ImageView<const std::uint8_t> host, int copies, cudaStre
 KernelTiming bench_gray(const kernels::RgbView8& rgb, kernels::GrayWeighting weighting,
                         const std::string& variant, const KernelBenchOptions& options) {
   kernels::validate_rgb(rgb);
-  const auto& row = kernels::gray_variant_table().find(variant);
+  const auto& row = kernels::gray_variants().find(variant);
   kernels::require_device("bench gray");
   const int channels = rgb.layout == kernels::RgbLayout::Interleaved ? rgb.channels : 3;
   KernelTiming t = describe(weighting == kernels::GrayWeighting::Matlab ? "gray" : "darken",
@@ -104,7 +104,7 @@ KernelTiming bench_gray(const kernels::RgbView8& rgb, kernels::GrayWeighting wei
 KernelTiming bench_histogram(ImageView<const std::uint8_t> gray, const std::string& variant,
                              const KernelBenchOptions& options) {
   kernels::validate_histogram_input(gray);
-  const auto& row = kernels::histogram_variant_table().find(variant);
+  const auto& row = kernels::histogram_variants().find(variant);
   kernels::require_device("bench histogram");
   KernelTiming t = describe("histogram", row.name, gray.width, gray.height, 1);
   t.bytes_read = pixels(gray.width, gray.height);
@@ -124,7 +124,7 @@ KernelTiming bench_histogram(ImageView<const std::uint8_t> gray, const std::stri
 KernelTiming bench_smooth(ImageView<const std::uint8_t> samples, int channels,
                           const std::string& variant, const KernelBenchOptions& options) {
   kernels::validate_smooth_input(samples, channels);
-  const auto& row = kernels::smooth_variant_table().find(variant);
+  const auto& row = kernels::smooth_variants().find(variant);
   kernels::require_device("bench smooth");
   const int width = samples.width / channels;
   KernelTiming t = describe("smooth", row.name, width, samples.height, channels);
@@ -143,7 +143,7 @@ KernelTiming bench_smooth(ImageView<const std::uint8_t> samples, int channels,
 KernelTiming bench_nick(ImageView<const std::uint8_t> gray, const kernels::NickParams& params,
                         const std::string& variant, const KernelBenchOptions& options) {
   kernels::validate_nick_input(gray, params);
-  const auto& row = kernels::nick_variant_table().find(variant);
+  const auto& row = kernels::nick_variants().find(variant);
   kernels::require_device("bench nick");
   KernelTiming t = describe("nick", row.name, gray.width, gray.height, 1);
   t.bytes_read = t.bytes_written = pixels(gray.width, gray.height);

@@ -1,0 +1,40 @@
+// The smoothing variant registry (STYLE rule 5), compiled in every build: the launch functions
+// are defined in smooth_cuda.cu, and MAD_CUDA_LAUNCH leaves them out without CUDA.
+#include "kernels/smooth.h"
+
+namespace mad::kernels {
+
+namespace smooth_detail {
+template <bool kTile, bool kConstFilter>
+void launch_per_pixel(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>, DeviceScratch,
+                      StreamHandle);
+void launch_padded(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>, DeviceScratch,
+                   StreamHandle);
+}  // namespace smooth_detail
+
+const VariantRegistry<SmoothLaunch>& smooth_variants() {
+  using namespace smooth_detail;
+  static const VariantRegistry<SmoothLaunch> registry(
+      "smooth",
+      {
+          {"global", "global memory only, clipped loops, filter in constant memory",
+           "32x8 CTAs, one thread per output pixel (all its channels)",
+           MAD_CUDA_LAUNCH(launch_per_pixel<false, true>)},
+          {"global_gmem", "global memory only, filter in global memory",
+           "32x8 CTAs, one thread per output pixel (all its channels)",
+           MAD_CUDA_LAUNCH(launch_per_pixel<false, false>)},
+          {"tile", "shared-memory tile with a 2-pixel halo, filter in constant memory",
+           "32x8 CTAs, one thread per output pixel, 36x12-pixel tile in shared memory",
+           MAD_CUDA_LAUNCH(launch_per_pixel<true, true>)},
+          {"tile_gmem", "shared-memory tile with halo, filter in global memory",
+           "32x8 CTAs, one thread per output pixel, 36x12-pixel tile in shared memory",
+           MAD_CUDA_LAUNCH(launch_per_pixel<true, false>)},
+          {"padded", "zero-padded copy, then 25 taps without edge checks (seed 003)",
+           "2 kernels of 32x8 CTAs: one thread per padded sample, then per output pixel",
+           MAD_CUDA_LAUNCH(launch_padded)},
+      },
+      "tile");
+  return registry;
+}
+
+}  // namespace mad::kernels
