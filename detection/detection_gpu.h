@@ -1,5 +1,5 @@
 // The CUDA detection stage as seen from CPU-only code: no CUDA types cross this header.
-// The block-statistics registry is defined in every build (detection_stats_variants.cpp);
+// The block-statistics registry is defined in every build (block_stats_variants.cpp);
 // everything else declared here is implemented in *_cuda.cu files, i.e. only in builds with
 // the CUDA backend (MAD_HAVE_CUDA). The device-level API is detection/detection_stage_cuda.h.
 #pragma once
@@ -16,7 +16,7 @@ enum class GpuPrecision { kDouble, kFloat };  // faithful mode / fast mode
 
 namespace gpu {
 
-// The two launches of a block-statistics variant (contract: detection/det_stats_cuda.h).
+// The two launches of a block-statistics variant (contract: detection/block_stats_cuda.h).
 //
 // Reference side: μ(b) = mean of L'_ref over block b (÷256) and σ_mod(b) = min of the
 // available unbiased 8x8 stds at offsets {0,4}x{0,4} (edge rule of spec §3.5).
@@ -34,18 +34,18 @@ using ErrStatsLaunch = void (*)(const Real* d_csf_dst, const Real* d_csf_ref, in
                                 Real* d_mask, StreamHandle stream);
 
 template <class Real>
-struct DetStatsLaunch {
+struct BlockStatsLaunch {
   RefStatsLaunch<Real> reference = nullptr;
   ErrStatsLaunch<Real> error = nullptr;
 };
 // Both precisions of one variant (double: the faithful mode; float: the fast mode).
-using DetStatsLaunches = PerPrecision<DetStatsLaunch>;
+using BlockStatsLaunches = PerPrecision<BlockStatsLaunch>;
 
 }  // namespace gpu
 
 // The block-statistics variant registry (`--det-variant`), one row per variant for both
 // precisions. Listed and validated in every build; launchable with the CUDA backend.
-const VariantRegistry<gpu::DetStatsLaunches>& detection_stats_variants();
+const VariantRegistry<gpu::BlockStatsLaunches>& detection_stats_variants();
 
 // d_detect (unscaled, spec §3.8) from the device's Σ η² over the crop: sqrt(sum / (M-33)(N-33)).
 double d_detect_from_sum_sq(double sum_sq, int width, int height);

@@ -1,5 +1,5 @@
 // DetectionStageCuda: the CUDA detection stage, orchestration only (kernels live in
-// det_spectral_cuda.cu, det_stats_*_cuda.cu and det_lmse_map_cuda.cu).
+// luminance_csf_cuda.cu, block_stats_*_cuda.cu and local_mse_cuda.cu).
 //
 // Per distorted image: dst_load (luminance + horizontal Δ² sums) -> r2c -> ·C_s/(MN) -> c2r ->
 // σ_err and ξ per block -> map_reduce (vertical box, η, crop partials) -> sum_partials.
@@ -9,7 +9,7 @@
 #include "common/cuda_check.h"
 #include "common/cufft_ops.h"
 #include "common/error.h"
-#include "detection/det_lmse_map_cuda.h"
+#include "detection/local_mse_cuda.h"
 #include "detection/detection_stage_cuda.h"
 
 namespace mad::detection {

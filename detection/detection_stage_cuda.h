@@ -24,8 +24,8 @@
 
 #include "common/block_grid.h"
 #include "common/cuda_resources.h"
-#include "detection/det_spectral_cuda.h"
-#include "detection/det_stats_cuda.h"
+#include "detection/luminance_csf_cuda.h"
+#include "detection/block_stats_cuda.h"
 
 namespace mad::detection {
 
@@ -82,7 +82,7 @@ class DetectionStageCuda {
   int width_, height_;
   BlockGrid grid_;
   std::size_t pixels_, half_bins_;
-  const VariantRow<gpu::DetStatsLaunches>* variant_;  // a row of detection_stats_variants()
+  const VariantRow<gpu::BlockStatsLaunches>* variant_;  // a row of detection_stats_variants()
   cuda::FftPlan forward_, inverse_;
   cuda::DeviceBuffer<Real> table_;     // luminance table, 256 entries
   cuda::DeviceBuffer<Real> csf_half_;  // C_s

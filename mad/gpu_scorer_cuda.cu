@@ -64,7 +64,7 @@ struct ShapeSlots {
 struct GpuScorer::Impl {
   Precision precision;
   std::string a5_requested;
-  std::string det_requested;
+  std::string detection_requested;
   std::size_t memory_limit = 0;
   std::string a5_name;
   std::map<std::pair<int, int>, ShapeSlots> shapes;
@@ -111,7 +111,7 @@ struct GpuScorer::Impl {
           if (i >= list.size()) {
             auto bank = list.empty() ? nullptr : list.front()->bank();
             list.push_back(
-                std::make_unique<Slot>(w, h, a5_requested, det_requested, std::move(bank)));
+                std::make_unique<Slot>(w, h, a5_requested, detection_requested, std::move(bank)));
             list.back()->synchronize();  // the bank and the CSF are complete before sharing
             a5_name = list.back()->a5_variant();
           }
@@ -132,7 +132,7 @@ GpuScorer::GpuScorer(Precision precision, const std::string& a5_variant,
   impl_->precision = precision;
   impl_->memory_limit = memory_limit;
   impl_->a5_requested = a5_variant;
-  impl_->det_requested = det_variant;
+  impl_->detection_requested = det_variant;
   // Unknown names are refused here, before any device work (InvalidArgument from the registry).
   detection::detection_stats_variants().resolve(det_variant);
   impl_->a5_name = appearance::a5_variants().resolve(a5_variant);

@@ -59,7 +59,7 @@ GpuPairMemory estimate_gpu_pair_memory(int width, int height, Precision precisio
 
   // detection/detection_stage_cuda.cu: table (256), C_s (Hf), spectrum (Hf complex), lum,
   // csf_ref, csf_dst (P each), four block grids (B each), row sums (P doubles) and the crop
-  // partials of the map reduction (one double per 32x32 tile, det_lmse_map_cuda.cu).
+  // partials of the map reduction (one double per 32x32 tile, local_mse_cuda.cu).
   const std::size_t partials = static_cast<std::size_t>((width + 31) / 32) * ((height + 31) / 32);
   m.detection = dev(256 * real) + dev(hf * real) + dev(hf * cplx) + 3 * dev(p * real) +
                 4 * dev(b * real) + dev(p * 8) + dev(partials * 8);
@@ -110,10 +110,10 @@ CpuPairMemory estimate_cpu_pair_memory(int width, int height, int threads, bool 
   // and a packed real plane. Afterwards: the error image, the block statistics (3 grids, plus
   // the 8x8 std grid while they are made), the mask, the local MSE plane with its horizontal
   // sums, then the map.
-  const std::size_t det_planes = 4 * p * d;
-  const std::size_t det_csf = det_planes + pair_tasks * (2 * hf * c + p * d);
-  const std::size_t det_tail = det_planes + p * d + 4 * b * d + b * d + 2 * p * d;
-  const std::size_t detection = std::max({fft_planning, det_csf, det_tail});
+  const std::size_t detection_planes = 4 * p * d;
+  const std::size_t detection_csf = detection_planes + pair_tasks * (2 * hf * c + p * d);
+  const std::size_t detection_tail = detection_planes + p * d + 4 * b * d + b * d + 2 * p * d;
+  const std::size_t detection = std::max({fft_planning, detection_csf, detection_tail});
 
   // appear_cpu (appearance/appearance_cpu.cpp): the two full spectra live through the
   // analysis; each spectrum is made from a half spectrum and a packed plane. The statistics

@@ -16,13 +16,13 @@ TEST(DetectionBenchCuda, ReportsEveryVariantAndTheStage) {
   MAD_REQUIRE_GPU();
   for (detection::GpuPrecision precision :
        {detection::GpuPrecision::kDouble, detection::GpuPrecision::kFloat}) {
-    DetBenchOptions o;
+    DetectionBenchOptions o;
     o.width = 64;
     o.height = 48;
     o.precision = precision;
     o.warmup = 1;
     o.repetitions = 3;
-    const std::vector<DetBenchTiming> rows = bench_detection_cuda(o);
+    const std::vector<DetectionBenchTiming> rows = bench_detection_cuda(o);
     const auto& variants = detection::detection_stats_variants().infos();
     ASSERT_EQ(rows.size(), 2 * variants.size() + 3);
     for (std::size_t i = 0; i < variants.size(); ++i) {
@@ -37,7 +37,7 @@ TEST(DetectionBenchCuda, ReportsEveryVariantAndTheStage) {
       EXPECT_LE(r.time.median_ms, r.time.max_ms) << r.name;
     }
   }
-  DetBenchOptions bad;
+  DetectionBenchOptions bad;
   bad.repetitions = 0;
   EXPECT_THROW(bench_detection_cuda(bad), InvalidArgument);
 }

@@ -14,7 +14,7 @@
 #include "common/error.h"
 #include "detection/block_stats.h"
 #include "detection/csf.h"
-#include "detection/det_spectral_cuda.h"
+#include "detection/luminance_csf_cuda.h"
 #include "detection/detection_gpu.h"
 #include "detection/detection_stage_cuda.h"
 #include "detection/luminance.h"
@@ -39,7 +39,7 @@ constexpr double kCsfFloatAbs = 1e-7;
 constexpr double kFilteredDoubleAbs = 1e-13;
 constexpr double kFilteredFloatAbs = 2e-5;
 // Block statistics from those slightly different L': relative with a floor of a fraction of
-// the data scale (see det_stats_cuda_test.cpp), loosened by the FFT differences.
+// the data scale (see block_stats_cuda_test.cpp), loosened by the FFT differences.
 constexpr double kStatsDoubleRel = 1e-11, kStatsDoubleFloor = 1e-2;
 constexpr double kStatsFloatRel = 1e-4, kStatsFloatFloor = 5e-2;
 // ξ: absolute; blocks within a relative band of the μ = 0.5 gate are skipped (ξ jumps there).

@@ -13,7 +13,7 @@
 
 namespace mad::bench {
 
-struct DetBenchOptions {
+struct DetectionBenchOptions {
   int width = 512;
   int height = 512;
   detection::GpuPrecision precision = detection::GpuPrecision::kDouble;
@@ -22,7 +22,7 @@ struct DetBenchOptions {
   std::uint32_t seed = 1;  // the seeded random pair timed (content barely matters)
 };
 
-struct DetBenchTiming {
+struct DetectionBenchTiming {
   std::string name;  // "<variant>/reference", "<variant>/error", "stage/..." (see below)
   Measurement time;  // time.runs = the options' repetitions
 };
@@ -34,6 +34,6 @@ struct DetBenchTiming {
 //    the per-image cost under the dataset trick) and "stage/run_distorted+map".
 // Synchronizes after every measured run (it is a benchmark). Throws InvalidArgument for bad
 // options, GpuError for CUDA failures.
-std::vector<DetBenchTiming> bench_detection_cuda(const DetBenchOptions& options);
+std::vector<DetectionBenchTiming> bench_detection_cuda(const DetectionBenchOptions& options);
 
 }  // namespace mad::bench

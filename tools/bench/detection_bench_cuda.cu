@@ -16,8 +16,8 @@
 namespace mad::bench {
 namespace {
 
-DetBenchTiming time_launches(const std::string& name, const std::function<void()>& launch,
-                             cudaStream_t stream, int warmup, int repetitions) {
+DetectionBenchTiming time_launches(const std::string& name, const std::function<void()>& launch,
+                                   cudaStream_t stream, int warmup, int repetitions) {
   GpuTimerOptions o;
   o.warmup = warmup;
   o.runs = repetitions;
@@ -25,7 +25,7 @@ DetBenchTiming time_launches(const std::string& name, const std::function<void()
 }
 
 template <class Real>
-std::vector<DetBenchTiming> bench_with(const DetBenchOptions& o) {
+std::vector<DetectionBenchTiming> bench_with(const DetectionBenchOptions& o) {
   const int w = o.width, h = o.height;
   const std::size_t n = static_cast<std::size_t>(w) * h;
   cuda::Stream stream;
@@ -47,14 +47,14 @@ std::vector<DetBenchTiming> bench_with(const DetBenchOptions& o) {
   const Real* ref = raw.get();
   const Real* dst = raw.get() + n;
 
-  std::vector<DetBenchTiming> out;
+  std::vector<DetectionBenchTiming> out;
   detection::DetectionStageCuda<Real> stage(w, h, s);
   // The stage leaves L'_ref, L'_dst, μ and σ_mod behind: realistic inputs for the variants.
   stage.run(ref, dst, true, sum.get(), nullptr, s);
   const std::size_t blocks = stage.grid().count();
   cuda::DeviceBuffer<Real> mean(blocks), std_min(blocks), std_err(blocks), mask(blocks);
   for (const auto& v : detection::detection_stats_variants().rows()) {
-    const detection::gpu::DetStatsLaunch<Real>& launch = v.launch.get<Real>();
+    const detection::gpu::BlockStatsLaunch<Real>& launch = v.launch.get<Real>();
     out.push_back(time_launches(
         std::string(v.name) + "/reference",
         [&] { launch.reference(stage.csf_ref(), w, h, mean.get(), std_min.get(), s); }, s, o.warmup,
@@ -82,7 +82,7 @@ std::vector<DetBenchTiming> bench_with(const DetBenchOptions& o) {
 
 }  // namespace
 
-std::vector<DetBenchTiming> bench_detection_cuda(const DetBenchOptions& options) {
+std::vector<DetectionBenchTiming> bench_detection_cuda(const DetectionBenchOptions& options) {
   if (options.repetitions < 1 || options.warmup < 0)
     throw InvalidArgument("bench_detection_cuda: repetitions must be >= 1 and warmup >= 0");
   if (options.precision == detection::GpuPrecision::kFloat) return bench_with<float>(options);

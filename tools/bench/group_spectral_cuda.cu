@@ -16,7 +16,7 @@
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
 #include "common/cufft_ops.h"
-#include "detection/det_spectral_cuda.h"
+#include "detection/luminance_csf_cuda.h"
 #include "tools/bench/bench_images.h"
 #include "tools/bench/cpu_timer.h"
 #include "tools/bench/gpu_timer_cuda.h"

@@ -35,19 +35,19 @@ namespace {
 
 #ifdef MAD_HAVE_CUDA
 void gpu_detection_rows(BenchContext& ctx, Size s, const std::string& precision) {
-  DetBenchOptions o;
+  DetectionBenchOptions o;
   o.width = s.width;
   o.height = s.height;
   o.precision =
       precision == "float" ? detection::GpuPrecision::kFloat : detection::GpuPrecision::kDouble;
   o.warmup = ctx.config.gpu_warmup;
   o.repetitions = ctx.config.gpu_runs;
-  std::map<std::string, DetBenchTiming> t;
+  std::map<std::string, DetectionBenchTiming> t;
   for (const auto& timing : bench_detection_cuda(o)) t[timing.name] = timing;
   const double real = precision == "float" ? 4 : 8, n = double(s.width) * s.height;
   const double blocks = static_cast<double>(BlockGrid(s.width, s.height).count());
   auto row = [&](const std::string& case_name, const std::string& variant, const std::string& note,
-                 std::vector<const DetBenchTiming*> parts) {
+                 std::vector<const DetectionBenchTiming*> parts) {
     BenchRow r = make_row("detection", case_name, s, precision);
     r.backend = "cuda";
     r.variant = variant;

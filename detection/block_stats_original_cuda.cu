@@ -7,8 +7,8 @@
 // re-reads each pixel up to 16 times (plus 4 overlapping 8x8 windows) through L1/L2.
 #include "common/block_grid.h"
 #include "common/cuda_check.h"
-#include "detection/det_device_cuda.h"
-#include "detection/det_stats_cuda.h"
+#include "detection/detection_device.cuh"
+#include "detection/block_stats_cuda.h"
 
 namespace mad::detection::gpu {
 namespace {
@@ -16,10 +16,10 @@ namespace {
 constexpr int kThreads = 128;
 
 template <class Real>
-__global__ void det_original_reference_kernel(const Real* __restrict__ csf_ref, int width,
-                                              int height, int grid_rows, int grid_cols,
-                                              Real* __restrict__ mean_ref,
-                                              Real* __restrict__ std_min_ref) {
+__global__ void block_stats_original_reference_kernel(const Real* __restrict__ csf_ref, int width,
+                                                      int height, int grid_rows, int grid_cols,
+                                                      Real* __restrict__ mean_ref,
+                                                      Real* __restrict__ std_min_ref) {
   const long long b = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (b >= static_cast<long long>(grid_rows) * grid_cols) return;
   const int y0 = static_cast<int>(b / grid_cols) * kBlockStride;
@@ -30,12 +30,10 @@ __global__ void det_original_reference_kernel(const Real* __restrict__ csf_ref, 
 }
 
 template <class Real>
-__global__ void det_original_error_kernel(const Real* __restrict__ csf_dst,
-                                          const Real* __restrict__ csf_ref, int width,
-                                          int grid_rows, int grid_cols,
-                                          const Real* __restrict__ mean_ref,
-                                          const Real* __restrict__ std_min_ref,
-                                          Real* __restrict__ std_err, Real* __restrict__ mask) {
+__global__ void block_stats_original_error_kernel(
+    const Real* __restrict__ csf_dst, const Real* __restrict__ csf_ref, int width, int grid_rows,
+    int grid_cols, const Real* __restrict__ mean_ref, const Real* __restrict__ std_min_ref,
+    Real* __restrict__ std_err, Real* __restrict__ mask) {
   const long long b = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
   if (b >= static_cast<long long>(grid_rows) * grid_cols) return;
   const int y0 = static_cast<int>(b / grid_cols) * kBlockStride;
@@ -57,32 +55,34 @@ unsigned blocks_for(const BlockGrid& g) {
 }  // namespace
 
 template <class Real>
-void det_original_reference(const Real* d_csf_ref, int width, int height, Real* d_mean_ref,
-                            Real* d_std_min_ref, cudaStream_t stream) {
+void block_stats_original_reference(const Real* d_csf_ref, int width, int height, Real* d_mean_ref,
+                                    Real* d_std_min_ref, cudaStream_t stream) {
   const BlockGrid g(width, height);
   if (g.count() == 0) return;
-  det_original_reference_kernel<Real><<<blocks_for(g), kThreads, 0, stream>>>(
+  block_stats_original_reference_kernel<Real><<<blocks_for(g), kThreads, 0, stream>>>(
       d_csf_ref, width, height, g.rows, g.cols, d_mean_ref, d_std_min_ref);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
 template <class Real>
-void det_original_error(const Real* d_csf_dst, const Real* d_csf_ref, int width, int height,
-                        const Real* d_mean_ref, const Real* d_std_min_ref, Real* d_std_err,
-                        Real* d_mask, cudaStream_t stream) {
+void block_stats_original_error(const Real* d_csf_dst, const Real* d_csf_ref, int width, int height,
+                                const Real* d_mean_ref, const Real* d_std_min_ref, Real* d_std_err,
+                                Real* d_mask, cudaStream_t stream) {
   const BlockGrid g(width, height);
   if (g.count() == 0) return;
-  det_original_error_kernel<Real><<<blocks_for(g), kThreads, 0, stream>>>(
+  block_stats_original_error_kernel<Real><<<blocks_for(g), kThreads, 0, stream>>>(
       d_csf_dst, d_csf_ref, width, g.rows, g.cols, d_mean_ref, d_std_min_ref, d_std_err, d_mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-template void det_original_reference<double>(const double*, int, int, double*, double*,
-                                             cudaStream_t);
-template void det_original_reference<float>(const float*, int, int, float*, float*, cudaStream_t);
-template void det_original_error<double>(const double*, const double*, int, int, const double*,
-                                         const double*, double*, double*, cudaStream_t);
-template void det_original_error<float>(const float*, const float*, int, int, const float*,
-                                        const float*, float*, float*, cudaStream_t);
+template void block_stats_original_reference<double>(const double*, int, int, double*, double*,
+                                                     cudaStream_t);
+template void block_stats_original_reference<float>(const float*, int, int, float*, float*,
+                                                    cudaStream_t);
+template void block_stats_original_error<double>(const double*, const double*, int, int,
+                                                 const double*, const double*, double*, double*,
+                                                 cudaStream_t);
+template void block_stats_original_error<float>(const float*, const float*, int, int, const float*,
+                                                const float*, float*, float*, cudaStream_t);
 
 }  // namespace mad::detection::gpu

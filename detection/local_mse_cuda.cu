@@ -1,9 +1,9 @@
 // Local MSE (two fused box passes), map.HI and the crop reduction of the CUDA detection stage
-// (spec §3.7-3.8). See det_lmse_map_cuda.h for the split of the work.
+// (spec §3.7-3.8). See local_mse_cuda.h for the split of the work.
 #include "common/block_grid.h"
 #include "common/cuda_check.h"
-#include "detection/det_device_cuda.h"
-#include "detection/det_lmse_map_cuda.h"
+#include "detection/detection_device.cuh"
+#include "detection/local_mse_cuda.h"
 #include "detection/local_mse.h"
 
 namespace mad::detection::gpu {

@@ -15,8 +15,8 @@
 // variants only by rounding (a few ulps of the data scale).
 #include "common/block_grid.h"
 #include "common/cuda_check.h"
-#include "detection/det_device_cuda.h"
-#include "detection/det_stats_cuda.h"
+#include "detection/detection_device.cuh"
+#include "detection/block_stats_cuda.h"
 
 namespace mad::detection::gpu {
 namespace {
@@ -87,9 +87,10 @@ __device__ inline Real tiles_std(const Real* t_sum, const Real* t_m2, int ty, in
 }
 
 template <class Real, int GX, int GY>
-__global__ void det_fast_reference_kernel(const Real* __restrict__ csf_ref, int width, int height,
-                                          int grid_rows, int grid_cols, Real* __restrict__ mean_ref,
-                                          Real* __restrict__ std_min_ref) {
+__global__ void block_stats_fast_reference_kernel(const Real* __restrict__ csf_ref, int width,
+                                                  int height, int grid_rows, int grid_cols,
+                                                  Real* __restrict__ mean_ref,
+                                                  Real* __restrict__ std_min_ref) {
   constexpr int kTilesW = tiles_across<GX>(), kTilesH = tiles_across<GY>();
   __shared__ Real t_sum[kTilesW * kTilesH];
   __shared__ Real t_m2[kTilesW * kTilesH];
@@ -114,12 +115,12 @@ __global__ void det_fast_reference_kernel(const Real* __restrict__ csf_ref, int 
 }
 
 template <class Real, int GX, int GY>
-__global__ void det_fast_error_kernel(const Real* __restrict__ csf_dst,
-                                      const Real* __restrict__ csf_ref, int width, int height,
-                                      int grid_rows, int grid_cols,
-                                      const Real* __restrict__ mean_ref,
-                                      const Real* __restrict__ std_min_ref,
-                                      Real* __restrict__ std_err, Real* __restrict__ mask) {
+__global__ void block_stats_fast_error_kernel(const Real* __restrict__ csf_dst,
+                                              const Real* __restrict__ csf_ref, int width,
+                                              int height, int grid_rows, int grid_cols,
+                                              const Real* __restrict__ mean_ref,
+                                              const Real* __restrict__ std_min_ref,
+                                              Real* __restrict__ std_err, Real* __restrict__ mask) {
   constexpr int kTilesW = tiles_across<GX>(), kTilesH = tiles_across<GY>();
   __shared__ Real t_sum[kTilesW * kTilesH];
   __shared__ Real t_m2[kTilesW * kTilesH];
@@ -147,32 +148,33 @@ dim3 groups_for(const BlockGrid& g) {
 }  // namespace
 
 template <class Real, int GX, int GY>
-void det_fast_reference(const Real* d_csf_ref, int width, int height, Real* d_mean_ref,
-                        Real* d_std_min_ref, cudaStream_t stream) {
+void block_stats_fast_reference(const Real* d_csf_ref, int width, int height, Real* d_mean_ref,
+                                Real* d_std_min_ref, cudaStream_t stream) {
   const BlockGrid g(width, height);
   if (g.count() == 0) return;
-  det_fast_reference_kernel<Real, GX, GY><<<groups_for<GX, GY>(g), dim3(GX, GY), 0, stream>>>(
-      d_csf_ref, width, height, g.rows, g.cols, d_mean_ref, d_std_min_ref);
+  block_stats_fast_reference_kernel<Real, GX, GY>
+      <<<groups_for<GX, GY>(g), dim3(GX, GY), 0, stream>>>(d_csf_ref, width, height, g.rows, g.cols,
+                                                           d_mean_ref, d_std_min_ref);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
 template <class Real, int GX, int GY>
-void det_fast_error(const Real* d_csf_dst, const Real* d_csf_ref, int width, int height,
-                    const Real* d_mean_ref, const Real* d_std_min_ref, Real* d_std_err,
-                    Real* d_mask, cudaStream_t stream) {
+void block_stats_fast_error(const Real* d_csf_dst, const Real* d_csf_ref, int width, int height,
+                            const Real* d_mean_ref, const Real* d_std_min_ref, Real* d_std_err,
+                            Real* d_mask, cudaStream_t stream) {
   const BlockGrid g(width, height);
   if (g.count() == 0) return;
-  det_fast_error_kernel<Real, GX, GY><<<groups_for<GX, GY>(g), dim3(GX, GY), 0, stream>>>(
+  block_stats_fast_error_kernel<Real, GX, GY><<<groups_for<GX, GY>(g), dim3(GX, GY), 0, stream>>>(
       d_csf_dst, d_csf_ref, width, height, g.rows, g.cols, d_mean_ref, d_std_min_ref, d_std_err,
       d_mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
 #define MAD_DET_FAST_INSTANTIATE(Real, GX, GY)                                                \
-  template void det_fast_reference<Real, GX, GY>(const Real*, int, int, Real*, Real*,         \
-                                                 cudaStream_t);                               \
-  template void det_fast_error<Real, GX, GY>(const Real*, const Real*, int, int, const Real*, \
-                                             const Real*, Real*, Real*, cudaStream_t);
+  template void block_stats_fast_reference<Real, GX, GY>(const Real*, int, int, Real*, Real*, \
+                                                         cudaStream_t);                       \
+  template void block_stats_fast_error<Real, GX, GY>(                                         \
+      const Real*, const Real*, int, int, const Real*, const Real*, Real*, Real*, cudaStream_t);
 MAD_DET_FAST_INSTANTIATE(double, 16, 8)
 MAD_DET_FAST_INSTANTIATE(float, 16, 8)
 MAD_DET_FAST_INSTANTIATE(double, 8, 8)

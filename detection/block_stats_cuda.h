@@ -1,6 +1,6 @@
 // Block statistics of the CUDA detection stage (spec §3.5, the original's `ical_std`) as
 // interchangeable kernel variants (STYLE rule 5): each row of detection_stats_variants()
-// (detection/detection_gpu.h, table in detection_stats_variants.cpp) holds a reference and an
+// (detection/detection_gpu.h, table in block_stats_variants.cpp) holds a reference and an
 // error launch per precision; tests and benchmarks iterate the same table.
 //
 // The statistics are split the way the dataset trick needs them (spec §11): the REFERENCE side

@@ -7,8 +7,8 @@
 // block (same samples, same row-major order), only reading shared memory.
 #include "common/block_grid.h"
 #include "common/cuda_check.h"
-#include "detection/det_device_cuda.h"
-#include "detection/det_stats_cuda.h"
+#include "detection/detection_device.cuh"
+#include "detection/block_stats_cuda.h"
 
 namespace mad::detection::gpu {
 namespace {
@@ -31,10 +31,10 @@ __device__ void stage_tile(const Pixels& px, int width, int height, Real* tile) 
 }
 
 template <class Real>
-__global__ void det_shared_reference_kernel(const Real* __restrict__ csf_ref, int width, int height,
-                                            int grid_rows, int grid_cols,
-                                            Real* __restrict__ mean_ref,
-                                            Real* __restrict__ std_min_ref) {
+__global__ void block_stats_shared_reference_kernel(const Real* __restrict__ csf_ref, int width,
+                                                    int height, int grid_rows, int grid_cols,
+                                                    Real* __restrict__ mean_ref,
+                                                    Real* __restrict__ std_min_ref) {
   __shared__ Real tile[kTileW * kTileH];
   stage_tile(GlobalPixels<Real>{csf_ref, width}, width, height, tile);
   __syncthreads();
@@ -49,12 +49,10 @@ __global__ void det_shared_reference_kernel(const Real* __restrict__ csf_ref, in
 }
 
 template <class Real>
-__global__ void det_shared_error_kernel(const Real* __restrict__ csf_dst,
-                                        const Real* __restrict__ csf_ref, int width, int height,
-                                        int grid_rows, int grid_cols,
-                                        const Real* __restrict__ mean_ref,
-                                        const Real* __restrict__ std_min_ref,
-                                        Real* __restrict__ std_err, Real* __restrict__ mask) {
+__global__ void block_stats_shared_error_kernel(
+    const Real* __restrict__ csf_dst, const Real* __restrict__ csf_ref, int width, int height,
+    int grid_rows, int grid_cols, const Real* __restrict__ mean_ref,
+    const Real* __restrict__ std_min_ref, Real* __restrict__ std_err, Real* __restrict__ mask) {
   __shared__ Real tile[kTileW * kTileH];
   stage_tile(GlobalErrorPixels<Real>{csf_dst, csf_ref, width}, width, height, tile);
   __syncthreads();
@@ -80,32 +78,35 @@ dim3 groups_for(const BlockGrid& g) {
 }  // namespace
 
 template <class Real>
-void det_shared_reference(const Real* d_csf_ref, int width, int height, Real* d_mean_ref,
-                          Real* d_std_min_ref, cudaStream_t stream) {
+void block_stats_shared_reference(const Real* d_csf_ref, int width, int height, Real* d_mean_ref,
+                                  Real* d_std_min_ref, cudaStream_t stream) {
   const BlockGrid g(width, height);
   if (g.count() == 0) return;
-  det_shared_reference_kernel<Real><<<groups_for(g), dim3(kGroupX, kGroupY), 0, stream>>>(
+  block_stats_shared_reference_kernel<Real><<<groups_for(g), dim3(kGroupX, kGroupY), 0, stream>>>(
       d_csf_ref, width, height, g.rows, g.cols, d_mean_ref, d_std_min_ref);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
 template <class Real>
-void det_shared_error(const Real* d_csf_dst, const Real* d_csf_ref, int width, int height,
-                      const Real* d_mean_ref, const Real* d_std_min_ref, Real* d_std_err,
-                      Real* d_mask, cudaStream_t stream) {
+void block_stats_shared_error(const Real* d_csf_dst, const Real* d_csf_ref, int width, int height,
+                              const Real* d_mean_ref, const Real* d_std_min_ref, Real* d_std_err,
+                              Real* d_mask, cudaStream_t stream) {
   const BlockGrid g(width, height);
   if (g.count() == 0) return;
-  det_shared_error_kernel<Real><<<groups_for(g), dim3(kGroupX, kGroupY), 0, stream>>>(
+  block_stats_shared_error_kernel<Real><<<groups_for(g), dim3(kGroupX, kGroupY), 0, stream>>>(
       d_csf_dst, d_csf_ref, width, height, g.rows, g.cols, d_mean_ref, d_std_min_ref, d_std_err,
       d_mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-template void det_shared_reference<double>(const double*, int, int, double*, double*, cudaStream_t);
-template void det_shared_reference<float>(const float*, int, int, float*, float*, cudaStream_t);
-template void det_shared_error<double>(const double*, const double*, int, int, const double*,
-                                       const double*, double*, double*, cudaStream_t);
-template void det_shared_error<float>(const float*, const float*, int, int, const float*,
-                                      const float*, float*, float*, cudaStream_t);
+template void block_stats_shared_reference<double>(const double*, int, int, double*, double*,
+                                                   cudaStream_t);
+template void block_stats_shared_reference<float>(const float*, int, int, float*, float*,
+                                                  cudaStream_t);
+template void block_stats_shared_error<double>(const double*, const double*, int, int,
+                                               const double*, const double*, double*, double*,
+                                               cudaStream_t);
+template void block_stats_shared_error<float>(const float*, const float*, int, int, const float*,
+                                              const float*, float*, float*, cudaStream_t);
 
 }  // namespace mad::detection::gpu

@@ -3,8 +3,8 @@
 
 #include "common/cuda_check.h"
 #include "detection/csf.h"
-#include "detection/det_device_cuda.h"
-#include "detection/det_spectral_cuda.h"
+#include "detection/detection_device.cuh"
+#include "detection/luminance_csf_cuda.h"
 #include "detection/luminance.h"
 
 namespace mad::detection::gpu {

@@ -1,9 +1,9 @@
-// Every CUDA block-statistics variant (det_stats_cuda.h) against the CPU reference
+// Every CUDA block-statistics variant (block_stats_cuda.h) against the CPU reference
 // detection_block_stats_cpu and visibility_mask_cpu (spec §3.5-3.6), in both precisions, on
 // seeded random and real (CSF-filtered photographic) inputs at sizes that hurt: the minimum
 // 34x34, odd and prime sizes both ways round, non-square, 512x512 and 1080x800. Every output
 // is poisoned with NaN first, so an unwritten block fails.
-#include "detection/det_stats_cuda.h"
+#include "detection/block_stats_cuda.h"
 
 #include <gtest/gtest.h>
 
@@ -145,7 +145,7 @@ void check_variants_on(const StatsCase& c) {
   const cuda::DeviceBuffer<Real> d_ref = test::upload(ref_r, s), d_dst = test::upload(dst_r, s);
   for (const auto& row : detection_stats_variants().rows()) {
     SCOPED_TRACE(std::string(row.name) + (kDouble ? " double " : " float ") + c.label);
-    const gpu::DetStatsLaunch<Real>& v = row.launch.get<Real>();
+    const gpu::BlockStatsLaunch<Real>& v = row.launch.get<Real>();
     cuda::DeviceBuffer<Real> mean(blocks), std_min(blocks), std_err(blocks), xi(blocks);
     for (auto* b : {&mean, &std_min, &std_err, &xi}) test::poison(b->get(), blocks, s);
     v.reference(d_ref.get(), w, h, mean.get(), std_min.get(), s);
@@ -167,18 +167,18 @@ void check_variants_on(const StatsCase& c) {
   }
 }
 
-TEST(DetStatsCuda, DoubleVariantsMatchCpu) {
+TEST(BlockStatsCuda, DoubleVariantsMatchCpu) {
   MAD_REQUIRE_GPU();
   for (const auto& c : cases()) check_variants_on<double>(c);
 }
 
-TEST(DetStatsCuda, FloatVariantsMatchCpu) {
+TEST(BlockStatsCuda, FloatVariantsMatchCpu) {
   MAD_REQUIRE_GPU();
   for (const auto& c : cases()) check_variants_on<float>(c);
 }
 
 // The optional outputs are independent: ξ alone equals ξ written beside σ_err, bit for bit.
-TEST(DetStatsCuda, MaskWithoutStdErrIsIdentical) {
+TEST(BlockStatsCuda, MaskWithoutStdErrIsIdentical) {
   MAD_REQUIRE_GPU();
   const StatsCase c = real_case(257, 333);
   const int w = 257, h = 333;
@@ -189,7 +189,7 @@ TEST(DetStatsCuda, MaskWithoutStdErrIsIdentical) {
   const auto d_dst = test::upload(test::packed<double>(c.csf_dst.cview()), s);
   for (const auto& row : detection_stats_variants().rows()) {
     SCOPED_TRACE(row.name);
-    const gpu::DetStatsLaunch<double>& v = row.launch.f64;
+    const gpu::BlockStatsLaunch<double>& v = row.launch.f64;
     cuda::DeviceBuffer<double> mean(blocks), std_min(blocks), std_err(blocks), a(blocks), b(blocks);
     v.reference(d_ref.get(), w, h, mean.get(), std_min.get(), s);
     v.error(d_dst.get(), d_ref.get(), w, h, mean.get(), std_min.get(), std_err.get(), a.get(), s);
@@ -202,7 +202,7 @@ TEST(DetStatsCuda, MaskWithoutStdErrIsIdentical) {
 
 // The registry: every row holds both launches in both precisions and a description; names
 // are unique and exactly one is the default; unknown names are refused.
-TEST(DetStatsCuda, RegistryIsConsistent) {
+TEST(BlockStatsCuda, RegistryIsConsistent) {
   const auto& registry = detection_stats_variants();
   const auto& infos = registry.infos();
   const auto& rows = registry.rows();
@@ -214,7 +214,7 @@ TEST(DetStatsCuda, RegistryIsConsistent) {
     EXPECT_EQ(infos[i].name, rows[i].name);
     EXPECT_FALSE(infos[i].note.empty());
     EXPECT_FALSE(infos[i].shape.empty());
-    const gpu::DetStatsLaunches& l = rows[i].launch;
+    const gpu::BlockStatsLaunches& l = rows[i].launch;
     EXPECT_TRUE(l.f64.reference && l.f64.error && l.f32.reference && l.f32.error);
     names.insert(infos[i].name);
     if (infos[i].is_default) {
