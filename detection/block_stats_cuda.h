@@ -1,6 +1,6 @@
 // Block statistics of the CUDA detection stage (spec §3.5, the original's `ical_std`) as
 // interchangeable kernel variants (STYLE rule 5): each row of detection_stats_variants()
-// (detection/detection_gpu.h, table in block_stats_variants.cpp) holds a reference and an
+// (detection/detection.h, table in block_stats_variants.cpp) holds a reference and an
 // error launch per precision; tests and benchmarks iterate the same table.
 //
 // The statistics are split the way the dataset trick needs them (spec §11): the REFERENCE side
@@ -12,10 +12,10 @@
 // device. Launches are asynchronous on `stream`; nothing is allocated and nothing synchronizes.
 // Images narrower or shorter than 16 have no blocks, and a launch does nothing.
 //
-// The launch types (RefStatsLaunch, ErrStatsLaunch) are declared in detection/detection_gpu.h.
+// The launch types (RefStatsLaunch, ErrStatsLaunch) are declared in detection/detection.h.
 // No CUDA syntax here: host C++ (tests, benchmarks) may include it in CUDA-enabled builds.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
-#include "detection/detection_gpu.h"
+#include "detection/detection.h"

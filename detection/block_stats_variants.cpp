@@ -1,7 +1,7 @@
 // The detection block-statistics variant registry (STYLE rule 5), compiled in every build: the
 // launch functions are defined in block_stats_<name>_cuda.cu, and MAD_CUDA_LAUNCH leaves them
 // out without CUDA. A new variant is tested and benchmarked by adding its row here.
-#include "detection/detection_gpu.h"
+#include "detection/detection.h"
 
 namespace mad::detection {
 

@@ -14,8 +14,8 @@ double now_seconds() {
 BatchScorer::BatchScorer(ScoreOptions options)
     : options_(std::move(options)), backend_(resolve_backend(options_.backend)) {
   if (backend_ == Backend::Cuda) {
-    gpu_ = std::make_unique<GpuScorer>(options_.precision, options_.a5_variant,
-                                       options_.det_variant, options_.gpu_memory_limit);
+    gpu_ = std::make_unique<CudaScorer>(options_.precision, options_.a5_variant,
+                                        options_.det_variant, options_.gpu_memory_limit);
   } else {
     ScoreOptions cpu = options_;
     cpu.backend = Backend::Cpu;
@@ -68,7 +68,7 @@ std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
     const auto room = static_cast<std::size_t>(gpu_->slots_for(e.pair.width, e.pair.height));
     while (gpu_->in_flight() >= room) complete_oldest_gpu();
     e.start = now_seconds();
-    e.ticket = gpu_->submit(gpu_input(*ref), gpu_input(*dst), e.pair.uint8_luminance(),
+    e.ticket = gpu_->submit(cuda_input(*ref), cuda_input(*dst), e.pair.uint8_luminance(),
                             options_.want_maps);
     if (gpu_->last_reused_reference()) ++reuses_;
     e.ref = std::move(ref);

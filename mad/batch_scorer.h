@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "common/image_io.h"
-#include "mad/gpu_scorer.h"
+#include "mad/cuda_scorer.h"
 #include "mad/score.h"
 
 namespace mad {
@@ -56,7 +56,7 @@ class BatchScorer {
   ScoreOptions options_;
   Backend backend_;
   std::unique_ptr<Scorer> cpu_;
-  std::unique_ptr<GpuScorer> gpu_;
+  std::unique_ptr<CudaScorer> gpu_;
   std::deque<Entry> queue_;
   std::size_t reuses_ = 0;
 };

@@ -33,7 +33,7 @@ std::size_t host_available_memory_bytes();
 // without a device.
 std::size_t gpu_free_memory_bytes();
 
-// How many pair slots (1..max_slots, one stream each; mad/gpu_pipeline_cuda.h) GpuScorer gives
+// How many pair slots (1..max_slots, one stream each; mad/pair_slot_cuda.h) CudaScorer gives
 // a width x height shape it has not seen before. `limit` is --gpu-memory-limit in bytes for all
 // slots of the shape together (0: none); `free_bytes` is gpu_free_memory_bytes() now (0:
 // unknown, not checked). k slots need estimate.device_total(k) and must leave

@@ -76,7 +76,7 @@ GpuPairMemory estimate_gpu_pair_memory(int width, int height, Precision precisio
   const std::size_t full = rows * cols * cplx;
   m.cufft_work = 2 * dev(half) + dev(std::max(half, kOrientations * full));
 
-  // mad/gpu_pipeline_cuda.cu: pair uploads as uint8 and as double (2P each), the pair widened
+  // mad/pair_slot_cuda.cu: pair uploads as uint8 and as double (2P each), the pair widened
   // to Real, the two pooled sums, map.HI | map.LO.
   m.staging = dev(2 * p) + dev(2 * p * 8) + dev(2 * p * real) + dev(2 * 8) + dev(2 * p * real);
   // The same slot's page-locked host buffers: uint8 and double staging, sums, maps.

@@ -9,7 +9,7 @@
 #include "common/gpu_info.h"
 #include "detection/detection.h"
 #include "mad/combine.h"
-#include "mad/gpu_scorer.h"
+#include "mad/cuda_scorer.h"
 #include "mad/memory_check.h"
 #include "common/parallel.h"
 
@@ -50,8 +50,8 @@ Backend resolve_backend(Backend requested) {
   return gpu ? Backend::Cuda : Backend::Cpu;
 }
 
-GpuInput gpu_input(const GrayImage& image) {
-  GpuInput in;
+CudaInput cuda_input(const GrayImage& image) {
+  CudaInput in;
   in.pixels = image.pixels.cview();
   if (image.gray8.size() == image.pixels.pixel_count()) in.gray8 = image.gray8.data();
   return in;
@@ -60,8 +60,8 @@ GpuInput gpu_input(const GrayImage& image) {
 Scorer::Scorer(ScoreOptions options)
     : options_(std::move(options)), backend_(resolve_backend(options_.backend)) {
   if (backend_ == Backend::Cuda)
-    gpu_ = std::make_unique<GpuScorer>(options_.precision, options_.a5_variant,
-                                       options_.det_variant, options_.gpu_memory_limit);
+    gpu_ = std::make_unique<CudaScorer>(options_.precision, options_.a5_variant,
+                                        options_.det_variant, options_.gpu_memory_limit);
 }
 Scorer::~Scorer() = default;
 Scorer::Scorer(Scorer&&) noexcept = default;
@@ -103,7 +103,7 @@ ScoreResult Scorer::score(const GrayImage& ref, const GrayImage& dst) {
   const auto start = std::chrono::steady_clock::now();
   StageOutputs out;
   if (backend_ == Backend::Cuda) {
-    out = gpu_->run(gpu_input(ref), gpu_input(dst), pair.uint8_luminance(), options_.want_maps);
+    out = gpu_->run(cuda_input(ref), cuda_input(dst), pair.uint8_luminance(), options_.want_maps);
   } else {
     // Refuse up front, stating the need, rather than fail in the middle of an allocation.
     require_cpu_memory(pair.width, pair.height, thread_count(), options_.want_maps,

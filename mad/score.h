@@ -65,8 +65,8 @@ InputClass resolve_input_class(const GrayImage& ref, const GrayImage& dst, Input
 // CUDA is requested but unavailable.
 Backend resolve_backend(Backend requested);
 
-class GpuScorer;  // mad/gpu_scorer.h
-struct GpuInput;
+class CudaScorer;  // mad/cuda_scorer.h
+struct CudaInput;
 
 class Scorer {
  public:
@@ -82,13 +82,13 @@ class Scorer {
  private:
   ScoreOptions options_;
   Backend backend_;
-  std::unique_ptr<GpuScorer> gpu_;
+  std::unique_ptr<CudaScorer> gpu_;
 };
 
 ScoreResult score(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options);
 
 // The GPU backend's view of an image (its uint8 plane when it has one).
-GpuInput gpu_input(const GrayImage& image);
+CudaInput cuda_input(const GrayImage& image);
 
 // Wraps raw 0..255 values (e.g. synthetic test images) as an 8-bit or wider GrayImage.
 GrayImage make_gray_image(Image<double> pixels, int bit_depth = 8);

@@ -12,7 +12,7 @@
 #include "common/parallel.h"
 #include "datasets/csv.h"
 #include "datasets/pairs_list.h"
-#include "mad/gpu_variants.h"
+#include "mad/variants.h"
 #include "mad/memory_check.h"
 #include "mad/pair_engine.h"
 #include "mad/result_json.h"
@@ -172,7 +172,7 @@ Subcommand add_score_command(CLI::App& root) {
   auto run = [args]() -> int {
     if (args->threads > 0) set_thread_count(args->threads);
     if (args->list_variants) {
-      std::cout << describe_gpu_variants();
+      std::cout << describe_variants();
       return kExitOk;
     }
     if (!args->pairs.empty()) {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "common/error.h"
-#include "detection/detection_gpu.h"
+#include "detection/detection.h"
 #include "tests/support/test_support.h"
 #include "tools/bench/detection_bench.h"
 
@@ -14,8 +14,8 @@ namespace {
 
 TEST(DetectionBenchCuda, ReportsEveryVariantAndTheStage) {
   MAD_REQUIRE_GPU();
-  for (detection::GpuPrecision precision :
-       {detection::GpuPrecision::kDouble, detection::GpuPrecision::kFloat}) {
+  for (detection::CudaPrecision precision :
+       {detection::CudaPrecision::kDouble, detection::CudaPrecision::kFloat}) {
     DetectionBenchOptions o;
     o.width = 64;
     o.height = 48;

@@ -19,7 +19,7 @@
 #include "common/error.h"
 #include "detection/block_stats.h"
 #include "detection/csf.h"
-#include "detection/detection_gpu.h"
+#include "detection/detection.h"
 #include "detection/luminance.h"
 #include "detection/visibility_mask.h"
 #include "tests/detection/detection_cuda_test_util.h"

@@ -15,7 +15,7 @@
 
 #include "common/error.h"
 #include "detection/detection.h"
-#include "detection/detection_gpu.h"
+#include "detection/detection.h"
 #include "tests/detection/detection_cuda_test_util.h"
 #include "tests/support/test_support.h"
 
@@ -108,7 +108,7 @@ TEST(DetectionStageCuda, DoubleMatchesCpuAndOriginal) {
     for (const auto& v : detection_stats_variants().infos()) {
       SCOPED_TRACE(c.name + " " + v.name);
       const DetectionResult gpu =
-          detect_cuda(c.ref.cview(), c.dst.cview(), c.uint8, true, GpuPrecision::kDouble, v.name);
+          detect_cuda(c.ref.cview(), c.dst.cview(), c.uint8, true, CudaPrecision::kDouble, v.name);
       EXPECT_LE(rel_err(gpu.d_detect, cpu.d_detect), kDoubleScoreRel)
           << gpu.d_detect << " vs cpu " << cpu.d_detect;
       if (!std::isnan(c.golden_hi)) {
@@ -139,7 +139,7 @@ TEST(DetectionStageCuda, FloatMatchesCpu) {
     for (const auto& v : detection_stats_variants().infos()) {
       SCOPED_TRACE(c.name + " " + v.name);
       const DetectionResult gpu =
-          detect_cuda(c.ref.cview(), c.dst.cview(), c.uint8, true, GpuPrecision::kFloat, v.name);
+          detect_cuda(c.ref.cview(), c.dst.cview(), c.uint8, true, CudaPrecision::kFloat, v.name);
       EXPECT_LE(std::fabs(gpu.d_detect - cpu.d_detect),
                 kFloatScoreRel * std::fabs(cpu.d_detect) + kFloatScoreAbs)
           << gpu.d_detect << " vs cpu " << cpu.d_detect;

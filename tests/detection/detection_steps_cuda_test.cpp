@@ -15,7 +15,7 @@
 #include "detection/block_stats.h"
 #include "detection/csf.h"
 #include "detection/luminance_csf_cuda.h"
-#include "detection/detection_gpu.h"
+#include "detection/detection.h"
 #include "detection/detection_stage_cuda.h"
 #include "detection/luminance.h"
 #include "detection/visibility_mask.h"

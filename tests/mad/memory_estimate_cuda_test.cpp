@@ -1,11 +1,11 @@
 // The GPU memory model of mad/memory_estimate.h against the device: the free memory a
-// GpuScorer's first pair of a shape takes (one slot and its bank, cuFFT plans included) must
+// CudaScorer's first pair of a shape takes (one slot and its bank, cuFFT plans included) must
 // lie within the model, and the model must not overstate it by much. Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <string>
 
-#include "mad/gpu_scorer.h"
+#include "mad/cuda_scorer.h"
 #include "mad/memory_check.h"
 #include "mad/memory_estimate.h"
 #include "tests/support/test_support.h"
@@ -28,7 +28,7 @@ constexpr std::size_t kRoundingAllowance = 25 * 2 * kMiB;
 std::size_t measured_first_pair(int width, int height, Precision precision) {
   const Image<double> ref = test::random_image(width, height, 21);
   const Image<double> dst = test::random_image(width, height, 22);
-  GpuScorer scorer(precision, "");
+  CudaScorer scorer(precision, "");
   const std::size_t before = gpu_free_memory_bytes();
   scorer.run(ref.cview(), dst.cview(), true, false);  // synchronous: read-back of the sums
   const std::size_t after = gpu_free_memory_bytes();

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "detection/detection_gpu.h"
+#include "detection/detection.h"
 #include "tools/bench/measurement.h"
 
 namespace mad::bench {
@@ -16,7 +16,7 @@ namespace mad::bench {
 struct DetectionBenchOptions {
   int width = 512;
   int height = 512;
-  detection::GpuPrecision precision = detection::GpuPrecision::kDouble;
+  detection::CudaPrecision precision = detection::CudaPrecision::kDouble;
   int warmup = 5;          // untimed runs before the measured ones
   int repetitions = 50;    // measured runs (>= 1)
   std::uint32_t seed = 1;  // the seeded random pair timed (content barely matters)

@@ -65,8 +65,8 @@ BenchRow gpu_row(BenchRow r, const KernelTiming& t, const VariantInfo& info) {
 
 // Runs `bench(variant)` for every registered variant of a kernel and adds its row.
 template <class BenchFn>
-void gpu_variants(BenchContext& ctx, const BenchRow& base, const std::vector<VariantInfo>& variants,
-                  BenchFn&& bench) {
+void cuda_variant_rows(BenchContext& ctx, const BenchRow& base,
+                       const std::vector<VariantInfo>& variants, BenchFn&& bench) {
   if (!ctx.config.gpu) return;
   for (const VariantInfo& v : variants)
     ctx.guarded(base.group + " " + v.name + " " + base.case_name + " " +
@@ -104,7 +104,7 @@ void run_gray_group(BenchContext& ctx, bool darken) {
     base.bytes_out = pixels(s);
     base.bytes_moved = 4 * pixels(s);
     base.flops = 7 * pixels(s);
-    gpu_variants(ctx, base, kernels::gray_variants().infos(), [&](const std::string& v) {
+    cuda_variant_rows(ctx, base, kernels::gray_variants().infos(), [&](const std::string& v) {
       return bench_gray(rgb, weighting, v, gpu_options(ctx.config));
     });
     Image<std::uint8_t> out(s.width, s.height);
@@ -122,9 +122,10 @@ void run_histogram_group(BenchContext& ctx) {
       base.bytes_out = kernels::kHistogramBins * 4.0;
       base.bytes_moved = base.bytes_in + base.bytes_out;
       base.flops = 0;
-      gpu_variants(ctx, base, kernels::histogram_variants().infos(), [&](const std::string& v) {
-        return bench_histogram(img.cview(), v, gpu_options(ctx.config));
-      });
+      cuda_variant_rows(ctx, base, kernels::histogram_variants().infos(),
+                        [&](const std::string& v) {
+                          return bench_histogram(img.cview(), v, gpu_options(ctx.config));
+                        });
       ctx.add_cpu_rows(base, [&] { (void)kernels::histogram_cpu(img.cview()); });
     }
   }
@@ -142,7 +143,7 @@ void run_smooth_group(BenchContext& ctx) {
       base.bytes_in = base.bytes_out = c * pixels(s);
       base.bytes_moved = 2 * c * pixels(s);
       base.flops = 50 * c * pixels(s);
-      gpu_variants(ctx, base, kernels::smooth_variants().infos(), [&](const std::string& v) {
+      cuda_variant_rows(ctx, base, kernels::smooth_variants().infos(), [&](const std::string& v) {
         return bench_smooth(img.cview(), c, v, gpu_options(ctx.config));
       });
       Image<std::uint8_t> out(c * s.width, s.height);

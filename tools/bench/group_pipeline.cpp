@@ -37,7 +37,7 @@ BenchRow to_row(const PipelineBenchRow& p, int warmup) {
     r.device_bytes = static_cast<double>(p.device_bytes);
     r.device_bytes_per_pair =
         p.device_bytes_per_pair > 0 ? static_cast<double>(p.device_bytes_per_pair) : kMissing;
-    r.note = p.mode == "single" ? "GpuScorer, one pair at a time: upload + both stages + read-back"
+    r.note = p.mode == "single" ? "CudaScorer, one pair at a time: upload + both stages + read-back"
                                 : "BatchScorer, overlapped slots; time per pair over a batch";
   }
   return r;

@@ -39,7 +39,7 @@ void gpu_detection_rows(BenchContext& ctx, Size s, const std::string& precision)
   o.width = s.width;
   o.height = s.height;
   o.precision =
-      precision == "float" ? detection::GpuPrecision::kFloat : detection::GpuPrecision::kDouble;
+      precision == "float" ? detection::CudaPrecision::kFloat : detection::CudaPrecision::kDouble;
   o.warmup = ctx.config.gpu_warmup;
   o.repetitions = ctx.config.gpu_runs;
   std::map<std::string, DetectionBenchTiming> t;

@@ -6,7 +6,7 @@
 #include "common/gpu_info.h"
 #include "common/parallel.h"
 #include "mad/batch_scorer.h"
-#include "mad/gpu_scorer.h"
+#include "mad/cuda_scorer.h"
 #include "mad/score.h"
 #include "tools/bench/bench_images.h"
 #include "tools/bench/cpu_timer.h"
@@ -22,7 +22,7 @@ void set_time(PipelineBenchRow& row, const Measurement& m) {
 // One pair at a time, synchronously: upload + both stages + read-back of the two sums.
 PipelineBenchRow bench_gpu_single(const std::vector<BenchPair>& pairs, Precision p,
                                   const PipelineBenchOptions& o) {
-  GpuScorer gpu(p, o.a5_variant);
+  CudaScorer gpu(p, o.a5_variant);
   PipelineBenchRow row;
   row.backend = "cuda";
   row.mode = "single";
@@ -33,7 +33,7 @@ PipelineBenchRow bench_gpu_single(const std::vector<BenchPair>& pairs, Precision
   // reference side is always recomputed.
   set_time(row, time_host(o.warmup_runs, o.timed_runs, [&](int i) {
              const BenchPair& pair = pairs[i % pairs.size()];
-             gpu.run(gpu_input(pair.ref), gpu_input(pair.dst), true, false);
+             gpu.run(cuda_input(pair.ref), cuda_input(pair.dst), true, false);
            }));
   row.device_bytes = gpu.device_bytes();
   row.device_bytes_per_pair = gpu.device_bytes();

@@ -66,9 +66,9 @@ void compare(const GrayImage& ref, const GrayImage& dst, Precision p, Worst& wor
   }
 }
 
-class GpuPipeline : public ::testing::TestWithParam<Precision> {};
+class CudaPipeline : public ::testing::TestWithParam<Precision> {};
 
-TEST_P(GpuPipeline, ReferencePairsMatchTheCpu) {
+TEST_P(CudaPipeline, ReferencePairsMatchTheCpu) {
   MAD_REQUIRE_GPU();
   Worst worst;
   for (const auto& row : test::load_reference_scores()) {
@@ -82,7 +82,7 @@ TEST_P(GpuPipeline, ReferencePairsMatchTheCpu) {
       to_string(GetParam()).c_str(), worst.score, worst.map);
 }
 
-TEST_P(GpuPipeline, SyntheticAndRandomPairsAtAwkwardSizes) {
+TEST_P(CudaPipeline, SyntheticAndRandomPairsAtAwkwardSizes) {
   MAD_REQUIRE_GPU();
   Worst worst;
   const int variants[][3] = {{64, 64, 1}, {75, 98, 2}, {128, 96, 1}, {96, 128, 3}};
@@ -106,7 +106,7 @@ TEST_P(GpuPipeline, SyntheticAndRandomPairsAtAwkwardSizes) {
       to_string(GetParam()).c_str(), worst.score, worst.map);
 }
 
-TEST_P(GpuPipeline, RunToRunAndBatchAreBitIdentical) {
+TEST_P(CudaPipeline, RunToRunAndBatchAreBitIdentical) {
   MAD_REQUIRE_GPU();
   std::vector<BenchPair> pairs;
   for (int i = 0; i < 3; ++i) pairs.push_back(make_bench_pair(173, 211, 50u + i));
@@ -145,7 +145,7 @@ TEST_P(GpuPipeline, RunToRunAndBatchAreBitIdentical) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(BothPrecisions, GpuPipeline,
+INSTANTIATE_TEST_SUITE_P(BothPrecisions, CudaPipeline,
                          ::testing::Values(Precision::Double, Precision::Float),
                          [](const auto& info) { return to_string(info.param); });
 

@@ -1,8 +1,8 @@
-#include "mad/gpu_variants.h"
+#include "mad/variants.h"
 
 #include "appearance/a5_variants.h"
 #include "common/gpu_info.h"
-#include "detection/detection_gpu.h"
+#include "detection/detection.h"
 
 namespace mad {
 namespace {
@@ -17,7 +17,7 @@ std::string describe(const std::string& title, const VariantNames& registry) {
 
 }  // namespace
 
-std::string describe_gpu_variants() {
+std::string describe_variants() {
   if (!gpu_backend_compiled())
     return "This build has no CUDA backend (no CUDA toolkit at configure time): no GPU "
            "variants.\n";

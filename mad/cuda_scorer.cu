@@ -1,5 +1,5 @@
-// GpuScorer: per-shape pair slots (two per shape, one stream each) behind the CUDA-free API of
-// mad/gpu_scorer.h. The slots are gpu::PairSlot<Real> of the precision chosen at construction,
+// CudaScorer: per-shape pair slots (two per shape, one stream each) behind the CUDA-free API of
+// mad/cuda_scorer.h. The slots are gpu::PairSlot<Real> of the precision chosen at construction,
 // held in a std::variant of the two precisions' lists, so a call reaches its slot directly.
 #include <algorithm>
 #include <deque>
@@ -12,9 +12,9 @@
 
 #include "appearance/a5_variants.h"
 #include "common/error.h"
-#include "detection/detection_gpu.h"
-#include "mad/gpu_pipeline_cuda.h"
-#include "mad/gpu_scorer.h"
+#include "detection/detection.h"
+#include "mad/pair_slot_cuda.h"
+#include "mad/cuda_scorer.h"
 #include "mad/memory_check.h"
 
 namespace mad {
@@ -32,7 +32,7 @@ using SlotList = std::vector<std::unique_ptr<gpu::PairSlot<Real>>>;
 using SlotRef = std::variant<gpu::PairSlot<double>*, gpu::PairSlot<float>*>;
 
 struct ShapeSlots {
-  // The precision is chosen once, by GpuScorer's constructor; each shape holds that list.
+  // The precision is chosen once, by CudaScorer's constructor; each shape holds that list.
   std::variant<SlotList<double>, SlotList<float>> slots;
   int capacity = 0;  // slots this shape may have (memory plan), 0 until planned
   int next = 0;
@@ -61,7 +61,7 @@ struct ShapeSlots {
 
 }  // namespace
 
-struct GpuScorer::Impl {
+struct CudaScorer::Impl {
   Precision precision;
   std::string a5_requested;
   std::string detection_requested;
@@ -126,8 +126,8 @@ struct GpuScorer::Impl {
   }
 };
 
-GpuScorer::GpuScorer(Precision precision, const std::string& a5_variant,
-                     const std::string& det_variant, std::size_t memory_limit)
+CudaScorer::CudaScorer(Precision precision, const std::string& a5_variant,
+                       const std::string& det_variant, std::size_t memory_limit)
     : impl_(std::make_unique<Impl>()) {
   impl_->precision = precision;
   impl_->memory_limit = memory_limit;
@@ -138,35 +138,35 @@ GpuScorer::GpuScorer(Precision precision, const std::string& a5_variant,
   impl_->a5_name = appearance::a5_variants().resolve(a5_variant);
 }
 
-GpuScorer::~GpuScorer() = default;
+CudaScorer::~CudaScorer() = default;
 
-const std::string& GpuScorer::a5_variant() const {
+const std::string& CudaScorer::a5_variant() const {
   return impl_->a5_name;
 }
-int GpuScorer::slots() const {
+int CudaScorer::slots() const {
   return kSlotsPerShape;
 }
-int GpuScorer::slots_for(int width, int height) {
+int CudaScorer::slots_for(int width, int height) {
   return impl_->plan(width, height).capacity;
 }
-std::size_t GpuScorer::in_flight() const {
+std::size_t CudaScorer::in_flight() const {
   return impl_->outstanding.size();
 }
-bool GpuScorer::last_reused_reference() const {
+bool CudaScorer::last_reused_reference() const {
   return impl_->last_reused;
 }
-std::size_t GpuScorer::device_bytes() const {
+std::size_t CudaScorer::device_bytes() const {
   return impl_->peak_bytes;
 }
 
-std::uint64_t GpuScorer::submit(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance,
-                                bool want_maps) {
+std::uint64_t CudaScorer::submit(const CudaInput& ref, const CudaInput& dst, bool uint8_luminance,
+                                 bool want_maps) {
   if (impl_->outstanding.size() >= static_cast<std::size_t>(kSlotsPerShape))
-    throw Error("GpuScorer::submit: collect the oldest pair first");
+    throw Error("CudaScorer::submit: collect the oldest pair first");
   const SlotRef slot = impl_->slot_for(ref.pixels.width, ref.pixels.height);
   impl_->last_reused = std::visit(
       [&](auto* s) {
-        if (s->busy()) throw Error("GpuScorer::submit: collect the oldest pair first");
+        if (s->busy()) throw Error("CudaScorer::submit: collect the oldest pair first");
         s->submit(ref, dst, uint8_luminance, want_maps);
         return s->reused_reference();
       },
@@ -176,18 +176,18 @@ std::uint64_t GpuScorer::submit(const GpuInput& ref, const GpuInput& dst, bool u
   return ticket;
 }
 
-StageOutputs GpuScorer::collect(std::uint64_t ticket) {
+StageOutputs CudaScorer::collect(std::uint64_t ticket) {
   if (impl_->outstanding.empty() || impl_->outstanding.front().first != ticket)
-    throw Error("GpuScorer::collect: tickets must be collected in submission order");
+    throw Error("CudaScorer::collect: tickets must be collected in submission order");
   const SlotRef slot = impl_->outstanding.front().second;
   impl_->outstanding.pop_front();
   return std::visit([](auto* s) { return s->collect(); }, slot);
 }
 
-StageOutputs GpuScorer::run(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance,
-                            bool want_maps) {
+StageOutputs CudaScorer::run(const CudaInput& ref, const CudaInput& dst, bool uint8_luminance,
+                             bool want_maps) {
   if (!impl_->outstanding.empty())
-    throw Error("GpuScorer::run: batch pairs are still outstanding; collect them first");
+    throw Error("CudaScorer::run: batch pairs are still outstanding; collect them first");
   return collect(submit(ref, dst, uint8_luminance, want_maps));
 }
 

@@ -19,7 +19,7 @@
 #include "common/cuda_resources.h"
 #include "common/image.h"
 #include "detection/detection_stage_cuda.h"
-#include "mad/gpu_scorer.h"
+#include "mad/cuda_scorer.h"
 
 namespace mad::gpu {
 
@@ -43,7 +43,7 @@ class PairSlot {
   std::size_t device_bytes() const;
 
   // Enqueues one pair. The slot must not be busy. Host views are read before returning.
-  void submit(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance, bool want_maps);
+  void submit(const CudaInput& ref, const CudaInput& dst, bool uint8_luminance, bool want_maps);
   // Waits for the submitted pair and returns its indices (and maps when asked).
   StageOutputs collect();
   // True when the last submit reused the reference side.
@@ -53,7 +53,7 @@ class PairSlot {
   // Packs `src` into staging (uint8 when it is 8-bit, else double); returns true when it
   // differs from what staging held (or `compare` is false). Sets `as_u8`.
   // role: 0 reference, 1 distorted (their halves of the staging).
-  bool pack(const GpuInput& src, int role, bool compare, bool& as_u8);
+  bool pack(const CudaInput& src, int role, bool compare, bool& as_u8);
 
   int width_, height_;
   std::size_t pixels_;

@@ -1,5 +1,5 @@
 // The CUDA backend as seen from CPU-only code: no CUDA types cross this header. Implemented in
-// mad/gpu_scorer_cuda.cu when the backend is built; without it, constructing one throws.
+// mad/cuda_scorer.cu when the backend is built; without it, constructing one throws.
 #pragma once
 
 #include <cstddef>
@@ -15,30 +15,31 @@ namespace mad {
 
 // One image as the GPU backend takes it: the double plane and, for 8-bit images, the same
 // values as uint8 (width*height, tightly packed), which is what travels to the device.
-struct GpuInput {
-  GpuInput() = default;
-  GpuInput(ImageView<const double> p, const std::uint8_t* g8 = nullptr) : pixels(p), gray8(g8) {}
+struct CudaInput {
+  CudaInput() = default;
+  CudaInput(ImageView<const double> p, const std::uint8_t* g8 = nullptr) : pixels(p), gray8(g8) {}
   ImageView<const double> pixels;
   const std::uint8_t* gray8 = nullptr;  // null: derived from `pixels` when they fit uint8
 };
 
-class GpuScorer {
+class CudaScorer {
  public:
   // a5_variant: registry name, empty for the default. Throws InvalidArgument for unknown names.
   // det_variant: detection block-statistics registry name, empty for the default.
   // memory_limit: bytes the slots of one shape may use (0: the device's free memory). A shape
   // gets two slots when they fit, one when only one does; when none fits, GpuError states the
   // need before anything is allocated.
-  GpuScorer(Precision precision, const std::string& a5_variant, const std::string& det_variant = "",
-            std::size_t memory_limit = 0);
-  ~GpuScorer();
-  GpuScorer(const GpuScorer&) = delete;
-  GpuScorer& operator=(const GpuScorer&) = delete;
+  CudaScorer(Precision precision, const std::string& a5_variant,
+             const std::string& det_variant = "", std::size_t memory_limit = 0);
+  ~CudaScorer();
+  CudaScorer(const CudaScorer&) = delete;
+  CudaScorer& operator=(const CudaScorer&) = delete;
 
   // Uploads both images once, runs both stages on the device and reads back the two indices
   // (and the maps when asked). Stages are cached per shape. The reference side is reused when
   // `ref` is the same image (same pixels) as in the previous call.
-  StageOutputs run(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance, bool want_maps);
+  StageOutputs run(const CudaInput& ref, const CudaInput& dst, bool uint8_luminance,
+                   bool want_maps);
   const std::string& a5_variant() const;
 
   // Asynchronous use for batches: submit() packs and enqueues a pair on the next free slot of
@@ -46,7 +47,7 @@ class GpuScorer {
   // overlaps another's compute) and returns a ticket; collect() waits for a ticket's outputs.
   // Tickets must be collected in submission order, and at most slots() may be outstanding
   // (submit throws otherwise). Results are bit-identical to run().
-  std::uint64_t submit(const GpuInput& ref, const GpuInput& dst, bool uint8_luminance,
+  std::uint64_t submit(const CudaInput& ref, const CudaInput& dst, bool uint8_luminance,
                        bool want_maps);
   StageOutputs collect(std::uint64_t ticket);
   int slots() const;

@@ -8,7 +8,7 @@
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
 #include "common/error.h"
-#include "detection/detection_gpu.h"
+#include "detection/detection.h"
 #include "detection/detection_stage_cuda.h"
 
 namespace mad::detection {
@@ -72,9 +72,9 @@ double d_detect_from_sum_sq(double sum_sq, int width, int height) {
 }
 
 DetectionResult detect_cuda(ImageView<const double> ref, ImageView<const double> dst,
-                            bool uint8_luminance, bool want_map, GpuPrecision precision,
+                            bool uint8_luminance, bool want_map, CudaPrecision precision,
                             const std::string& stats_variant) {
-  if (precision == GpuPrecision::kFloat)
+  if (precision == CudaPrecision::kFloat)
     return detect_with<float>(ref, dst, uint8_luminance, want_map, stats_variant);
   return detect_with<double>(ref, dst, uint8_luminance, want_map, stats_variant);
 }

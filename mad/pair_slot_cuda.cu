@@ -1,11 +1,11 @@
-#include "mad/gpu_pipeline_cuda.h"
+#include "mad/pair_slot_cuda.h"
 
 #include <cmath>
 #include <cstring>
 
 #include "common/block_grid.h"
 #include "common/cuda_check.h"
-#include "detection/detection_gpu.h"
+#include "detection/detection.h"
 
 namespace mad::gpu {
 namespace {
@@ -85,7 +85,7 @@ bool narrow_to_u8(ImageView<const double> img, std::uint8_t* u8) {
 }  // namespace
 
 template <class Real>
-bool PairSlot<Real>::pack(const GpuInput& src, int role, bool compare, bool& as_u8) {
+bool PairSlot<Real>::pack(const CudaInput& src, int role, bool compare, bool& as_u8) {
   std::uint8_t* u8 = host_u8_.get() + role * pixels_;
   // Compare before overwriting: the staging still holds the previous image of this role.
   if (src.gray8) {
@@ -124,7 +124,7 @@ bool PairSlot<Real>::pack(const GpuInput& src, int role, bool compare, bool& as_
 }
 
 template <class Real>
-void PairSlot<Real>::submit(const GpuInput& ref_in, const GpuInput& dst_in, bool uint8_luminance,
+void PairSlot<Real>::submit(const CudaInput& ref_in, const CudaInput& dst_in, bool uint8_luminance,
                             bool want_maps) {
   const ImageView<const double>& ref = ref_in.pixels;
   const ImageView<const double>& dst = dst_in.pixels;

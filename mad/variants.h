@@ -8,6 +8,6 @@ namespace mad {
 
 // Human-readable list of every registered GPU variant with its note, launch shape and the
 // default marked.
-std::string describe_gpu_variants();
+std::string describe_variants();
 
 }  // namespace mad
