@@ -185,7 +185,7 @@ std::uint64_t GpuScorer::submit(const GpuInput& ref, const GpuInput& dst, bool u
                                 bool want_maps) {
   if (impl_->outstanding.size() >= static_cast<std::size_t>(kSlotsPerShape))
     throw Error("GpuScorer::submit: collect the oldest pair first");
-  const SlotRef slot = impl_->slot_for(ref.pixels.width, ref.pixels.height);
+  const SlotRef slot = impl_->slot_for(ref.width(), ref.height());
   impl_->last_reused = std::visit(
       [&](auto* s) {
         if (s->busy()) throw Error("GpuScorer::submit: collect the oldest pair first");
