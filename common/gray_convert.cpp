@@ -52,20 +52,27 @@ void check_samples(int width, int height, int channels, std::size_t count,
 
 }  // namespace
 
+namespace {
+// A decoded-image record of in-memory samples, checked, for to_gray.
+io_detail::DecodedImage decoded(int width, int height, int channels, std::size_t count,
+                                int bit_depth, const std::string& what) {
+  check_samples(width, height, channels, count, what);
+  io_detail::DecodedImage d;
+  d.width = width, d.height = height, d.channels = channels, d.bit_depth = bit_depth;
+  return d;
+}
+}  // namespace
+
 GrayImage gray_from_samples(int width, int height, int channels, std::vector<std::uint8_t> samples,
                             const std::string& what) {
-  check_samples(width, height, channels, samples.size(), what);
-  io_detail::DecodedImage d;
-  d.width = width, d.height = height, d.channels = channels, d.bit_depth = 8;
+  auto d = decoded(width, height, channels, samples.size(), 8, what);
   d.samples8 = std::move(samples);
   return io_detail::to_gray(std::move(d));
 }
 
 GrayImage gray_from_samples(int width, int height, int channels, std::vector<std::uint16_t> samples,
                             const std::string& what) {
-  check_samples(width, height, channels, samples.size(), what);
-  io_detail::DecodedImage d;
-  d.width = width, d.height = height, d.channels = channels, d.bit_depth = 16;
+  auto d = decoded(width, height, channels, samples.size(), 16, what);
   d.samples16 = std::move(samples);
   return io_detail::to_gray(std::move(d));
 }
