@@ -38,6 +38,24 @@ struct RawImage8 {
 // 0.114020904255103 B, rounded half away from zero to uint8.
 std::uint8_t rgb_to_gray_matlab(std::uint8_t r, std::uint8_t g, std::uint8_t b);
 
+// Gray plane of samples held in memory (e.g. a numpy array), by the rules load_gray_image
+// applies to a decoded file: `samples` are interleaved, row-major, width*height*channels long,
+// channels 1..4 (2 and 4 carry an ignored alpha). 8-bit samples follow the 8-bit file rule
+// (rgb2gray with uint8 rounding, bit_depth 8), 16-bit ones the 16-bit file rule (bit_depth 16).
+// Throws InputError naming `what` for an empty image, one above 2^28 pixels or a channel count
+// outside 1..4.
+GrayImage gray_from_samples(int width, int height, int channels, std::vector<std::uint8_t> samples,
+                            const std::string& what);
+GrayImage gray_from_samples(int width, int height, int channels, std::vector<std::uint16_t> samples,
+                            const std::string& what);
+// Floating-point samples already on the 0..255 scale (as MATLAB's double(imread(...))): gray
+// as is; colour by MATLAB's rgb2gray on a double array (the weighted sum, not rounded).
+// `bit_depth` (32 or 64) is recorded, so InputClass::Auto resolves to Double as for 16-bit
+// files. Throws InputError as above and for a value that is not finite.
+GrayImage gray_from_real_samples(int width, int height, int channels,
+                                 const std::vector<double>& samples, int bit_depth,
+                                 const std::string& what);
+
 // Decodes PNG, JPEG, BMP, TIFF, PGM/PPM (chosen by content, not extension) into gray.
 // Throws InputError naming the file on any failure (missing, unreadable, unsupported, empty).
 GrayImage load_gray_image(const std::string& path);

@@ -65,17 +65,45 @@ std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
     e.done = true;
   }
   if (!e.done) {
-    const auto room = static_cast<std::size_t>(gpu_->slots_for(e.pair.width, e.pair.height));
-    while (gpu_->in_flight() >= room) complete_oldest_gpu();
-    e.start = now_seconds();
-    e.ticket = gpu_->submit(cuda_input(*ref), cuda_input(*dst), e.pair.uint8_luminance(),
-                            options_.want_maps);
-    if (gpu_->last_reused_reference()) ++reuses_;
+    enqueue_gpu(e, cuda_input(*ref), cuda_input(*dst));
     e.ref = std::move(ref);
     e.dst = std::move(dst);
   }
   queue_.push_back(std::move(e));
   return pop_ready();
+}
+
+std::vector<BatchScorer::Finished> BatchScorer::submit_device(std::uint64_t tag,
+                                                              const DeviceImage& ref,
+                                                              const DeviceImage& dst) {
+  if (!gpu_) throw GpuError("GPU arrays need the CUDA backend (this scorer uses the CPU backend)");
+  Entry e;
+  e.finished.tag = tag;
+  try {
+    validate_device_image(ref, "reference");
+    validate_device_image(dst, "distorted");
+    validate_pair_shape(ref.width, ref.height, dst.width, dst.height);
+    e.pair.width = ref.width;
+    e.pair.height = ref.height;
+    e.pair.input_class =
+        resolve_input_class(ref.bit_depth(), dst.bit_depth(), options_.input_class);
+  } catch (const GpuError&) {
+    throw;
+  } catch (const Error& err) {
+    e.finished.error = err.what();
+    e.done = true;
+  }
+  if (!e.done) enqueue_gpu(e, CudaInput(&ref), CudaInput(&dst));
+  queue_.push_back(std::move(e));
+  return pop_ready();
+}
+
+void BatchScorer::enqueue_gpu(Entry& e, const CudaInput& ref, const CudaInput& dst) {
+  const auto room = static_cast<std::size_t>(gpu_->slots_for(e.pair.width, e.pair.height));
+  while (gpu_->in_flight() >= room) complete_oldest_gpu();
+  e.start = now_seconds();
+  e.ticket = gpu_->submit(ref, dst, e.pair.uint8_luminance(), options_.want_maps);
+  if (gpu_->last_reused_reference()) ++reuses_;
 }
 
 void BatchScorer::complete_oldest_gpu() {

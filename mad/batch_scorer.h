@@ -33,6 +33,10 @@ class BatchScorer {
   // Errors of this pair's inputs become a Finished with ok == false; GpuError propagates.
   std::vector<Finished> submit(std::uint64_t tag, std::shared_ptr<const GrayImage> ref,
                                std::shared_ptr<const GrayImage> dst);
+  // Queues a pair of device images (mad/device_image.h; CUDA backend only, else GpuError), on
+  // the current device, which must hold them. They must stay valid until the pair is returned.
+  std::vector<Finished> submit_device(std::uint64_t tag, const DeviceImage& ref,
+                                      const DeviceImage& dst);
   // Queues an already failed pair (e.g. a decode error) so it keeps its place in the order.
   std::vector<Finished> submit_failed(std::uint64_t tag, std::string error);
   // Waits for every queued pair and returns them, in order.
@@ -51,6 +55,8 @@ class BatchScorer {
     double start = 0;
   };
   void complete_oldest_gpu();
+  // Submits an entry whose pair is set up to the GPU (waiting for room first).
+  void enqueue_gpu(Entry& e, const CudaInput& ref, const CudaInput& dst);
   std::vector<Finished> pop_ready();
 
   ScoreOptions options_;

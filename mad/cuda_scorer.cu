@@ -163,7 +163,7 @@ std::uint64_t CudaScorer::submit(const CudaInput& ref, const CudaInput& dst, boo
                                  bool want_maps) {
   if (impl_->outstanding.size() >= static_cast<std::size_t>(kSlotsPerShape))
     throw Error("CudaScorer::submit: collect the oldest pair first");
-  const SlotRef slot = impl_->slot_for(ref.pixels.width, ref.pixels.height);
+  const SlotRef slot = impl_->slot_for(ref.width(), ref.height());
   impl_->last_reused = std::visit(
       [&](auto* s) {
         if (s->busy()) throw Error("CudaScorer::submit: collect the oldest pair first");

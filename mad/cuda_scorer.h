@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/image.h"
+#include "mad/device_image.h"
 #include "mad/options.h"
 #include "mad/score.h"
 
@@ -15,11 +16,17 @@ namespace mad {
 
 // One image as the GPU backend takes it: the double plane and, for 8-bit images, the same
 // values as uint8 (width*height, tightly packed), which is what travels to the device.
+// Or an image already in device memory (`device` set, `pixels` unused): gathered on the
+// device, never copied through the host (mad/device_image.h).
 struct CudaInput {
   CudaInput() = default;
   CudaInput(ImageView<const double> p, const std::uint8_t* g8 = nullptr) : pixels(p), gray8(g8) {}
+  explicit CudaInput(const DeviceImage* d) : device(d) {}
   ImageView<const double> pixels;
   const std::uint8_t* gray8 = nullptr;  // null: derived from `pixels` when they fit uint8
+  const DeviceImage* device = nullptr;  // set: a device image, valid until submit() returns
+  int width() const { return device ? device->width : pixels.width; }
+  int height() const { return device ? device->height : pixels.height; }
 };
 
 class CudaScorer {

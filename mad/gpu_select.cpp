@@ -33,7 +33,37 @@ void select_gpu(int index) {
   }
 }
 
+int current_gpu() {
+  int device = 0;
+  const cudaError_t err = cudaGetDevice(&device);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    throw GpuError(std::string("cudaGetDevice: ") + cudaGetErrorString(err));
+  }
+  return device;
+}
+
+int gpu_of_pointer(const void* pointer) {
+  cudaPointerAttributes attributes{};
+  const cudaError_t err = cudaPointerGetAttributes(&attributes, pointer);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    throw InputError(std::string("not a CUDA device pointer: ") + cudaGetErrorString(err));
+  }
+  if (attributes.type != cudaMemoryTypeDevice && attributes.type != cudaMemoryTypeManaged)
+    throw InputError("array memory is not on a CUDA device");
+  return attributes.device;
+}
+
 #else
+
+int current_gpu() {
+  return 0;
+}
+
+int gpu_of_pointer(const void*) {
+  throw GpuError("GPU arrays need the CUDA backend (this build has none)");
+}
 
 int gpu_count() {
   return 0;

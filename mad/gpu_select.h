@@ -12,4 +12,12 @@ int gpu_count();
 // index is out of range or the runtime refuses, and always without the CUDA backend.
 void select_gpu(int index);
 
+// The calling thread's current device (0 without the CUDA backend). Throws GpuError when the
+// runtime refuses.
+int current_gpu();
+
+// The device whose memory `pointer` points into. Throws InputError when it is not device
+// memory (host or unregistered), GpuError without the CUDA backend.
+int gpu_of_pointer(const void* pointer);
+
 }  // namespace mad

@@ -6,6 +6,8 @@
 #include "common/block_grid.h"
 #include "common/cuda_check.h"
 #include "detection/detection.h"
+#include "mad/device_gather_cuda.h"
+#include "mad/device_image.h"
 
 namespace mad::gpu {
 namespace {
@@ -55,7 +57,9 @@ PairSlot<Real>::PairSlot(int width, int height, const std::string& a5_variant,
       dev_images_(2 * pixels_),
       dev_sums_(2),
       host_sums_(2),
-      done_(cudaEventDisableTiming) {}
+      done_(cudaEventDisableTiming),
+      input_ready_(cudaEventDisableTiming),
+      input_read_(cudaEventDisableTiming) {}
 // The double staging (images of more than 8 bits) and the map buffers are allocated the first
 // time they are needed: most pairs need neither, and they would double the slot's memory.
 
@@ -126,42 +130,66 @@ bool PairSlot<Real>::pack(const CudaInput& src, int role, bool compare, bool& as
 template <class Real>
 void PairSlot<Real>::submit(const CudaInput& ref_in, const CudaInput& dst_in, bool uint8_luminance,
                             bool want_maps) {
-  const ImageView<const double>& ref = ref_in.pixels;
-  const ImageView<const double>& dst = dst_in.pixels;
   if (busy_) throw Error("PairSlot::submit on a busy slot");
-  if (ref.width != width_ || ref.height != height_ || dst.width != width_ || dst.height != height_)
+  if (ref_in.width() != width_ || ref_in.height() != height_ || dst_in.width() != width_ ||
+      dst_in.height() != height_)
     throw InvalidArgument("PairSlot: image shape differs from the slot's");
   cudaStream_t s = stream_.get();
 
   // The reference side is reused only when the same pixels travel the same way and the
-  // luminance rule is unchanged.
+  // luminance rule is unchanged. A device reference is never compared (that would cost a
+  // pass over both images); it is always prepared anew.
   bool ref_u8 = false, dst_u8 = false;
-  const bool comparable = have_reference_ && reference_uint8_luminance_ == uint8_luminance;
-  bool ref_changed = pack(ref_in, 0, comparable, ref_u8);
+  const bool comparable =
+      have_reference_ && reference_uint8_luminance_ == uint8_luminance && !ref_in.device;
+  bool ref_changed = ref_in.device || pack(ref_in, 0, comparable, ref_u8);
   if (comparable && ref_u8 != reference_was_u8_) ref_changed = true;
-  pack(dst_in, 1, false, dst_u8);
+  if (!dst_in.device) pack(dst_in, 1, false, dst_u8);
   reused_reference_ = !ref_changed;
+
+  // Device images: work the caller queued on its streams comes before our gather.
+  auto caller_stream = [](const CudaInput& in) {
+    return reinterpret_cast<cudaStream_t>(in.device->stream);
+  };
+  const bool any_device = (ref_changed && ref_in.device) || dst_in.device;
+  for (const CudaInput* in : {&ref_in, &dst_in})
+    if (in->device && (in == &dst_in || ref_changed)) {
+      input_ready_.record(caller_stream(*in));
+      MAD_CUDA_CHECK(cudaStreamWaitEvent(s, input_ready_.get(), 0));
+    }
 
   Real* d_ref = dev_images_.get();
   Real* d_dst = dev_images_.get() + pixels_;
-  auto upload = [&](std::size_t offset, bool as_u8, Real* target) {
-    if (as_u8) {
+  auto upload = [&](const CudaInput& in, std::size_t offset, bool as_u8, Real* target) {
+    if (in.device) {
+      gather_device_image(*in.device, target, s);
+    } else if (as_u8) {
       MAD_CUDA_CHECK(cudaMemcpyAsync(dev_u8_.get() + offset, host_u8_.get() + offset, pixels_,
                                      cudaMemcpyHostToDevice, s));
+      add_gpu_transfer(pixels_, 0);
       widen(dev_u8_.get() + offset, target, pixels_, s);
     } else {
       MAD_CUDA_CHECK(cudaMemcpyAsync(dev_f64_.get() + offset, host_f64_.get() + offset,
                                      pixels_ * sizeof(double), cudaMemcpyHostToDevice, s));
+      add_gpu_transfer(pixels_ * sizeof(double), 0);
       widen(dev_f64_.get() + offset, target, pixels_, s);
     }
   };
-  if (ref_changed) upload(0, ref_u8, d_ref);
-  upload(pixels_, dst_u8, d_dst);
+  if (ref_changed) upload(ref_in, 0, ref_u8, d_ref);
+  upload(dst_in, pixels_, dst_u8, d_dst);
+
+  // ... and the caller's streams wait for the gather before touching the images again.
+  if (any_device) {
+    input_read_.record(s);
+    for (const CudaInput* in : {&ref_in, &dst_in})
+      if (in->device) MAD_CUDA_CHECK(cudaStreamWaitEvent(caller_stream(*in), input_read_.get(), 0));
+  }
 
   if (ref_changed) {
     detection_.prepare_reference(d_ref, uint8_luminance, s);
     appearance_.prepare_reference(d_ref, s);
-    have_reference_ = true;
+    // The staging holds the reference only when it came from the host.
+    have_reference_ = !ref_in.device;
     reference_was_u8_ = ref_u8;
     reference_uint8_luminance_ = uint8_luminance;
   }
@@ -176,9 +204,12 @@ void PairSlot<Real>::submit(const CudaInput& ref_in, const CudaInput& dst_in, bo
 
   MAD_CUDA_CHECK(cudaMemcpyAsync(host_sums_.get(), dev_sums_.get(), 2 * sizeof(double),
                                  cudaMemcpyDeviceToHost, s));
-  if (want_maps)
+  add_gpu_transfer(0, 2 * sizeof(double));
+  if (want_maps) {
     MAD_CUDA_CHECK(cudaMemcpyAsync(host_maps_.get(), dev_maps_.get(), 2 * pixels_ * sizeof(Real),
                                    cudaMemcpyDeviceToHost, s));
+    add_gpu_transfer(0, 2 * pixels_ * sizeof(Real));
+  }
   done_.record(s);
   busy_ = true;
   want_maps_ = want_maps;

@@ -7,6 +7,9 @@
 // indices. Nothing is allocated after construction. When the reference has the same pixels as
 // the slot's previous one, its side of both stages is reused (spec §11, "dataset trick").
 //
+// Images may also come from device memory (CudaInput::device): they are gathered on the device,
+// ordered against the caller's stream with events, and never pass through the host.
+//
 // CUDA-only header.
 #pragma once
 
@@ -70,6 +73,8 @@ class PairSlot {
   cuda::PinnedBuffer<double> host_sums_;
   cuda::PinnedBuffer<Real> host_maps_;
   cuda::Event done_;
+  cuda::Event input_ready_;  // device inputs: the caller's stream, before our gather
+  cuda::Event input_read_;   // device inputs: our gather, before the caller's stream goes on
   bool busy_ = false;
   bool want_maps_ = false;
   bool have_reference_ = false;

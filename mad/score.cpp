@@ -15,28 +15,35 @@
 
 namespace mad {
 
-void validate_pair(const GrayImage& ref, const GrayImage& dst) {
-  const auto& a = ref.pixels;
-  const auto& b = dst.pixels;
-  if (a.width() != b.width() || a.height() != b.height())
-    throw InputError("reference is " + std::to_string(a.width()) + "x" +
-                     std::to_string(a.height()) + " but distorted is " + std::to_string(b.width()) +
-                     "x" + std::to_string(b.height()) + "; MAD needs images of the same size");
-  if (a.width() < kMinImageSide || a.height() < kMinImageSide)
-    throw InputError("images are " + std::to_string(a.width()) + "x" + std::to_string(a.height()) +
+void validate_pair_shape(int ref_width, int ref_height, int dst_width, int dst_height) {
+  if (ref_width != dst_width || ref_height != dst_height)
+    throw InputError("reference is " + std::to_string(ref_width) + "x" +
+                     std::to_string(ref_height) + " but distorted is " + std::to_string(dst_width) +
+                     "x" + std::to_string(dst_height) + "; MAD needs images of the same size");
+  if (ref_width < kMinImageSide || ref_height < kMinImageSide)
+    throw InputError("images are " + std::to_string(ref_width) + "x" + std::to_string(ref_height) +
                      "; MAD needs at least " + std::to_string(kMinImageSide) + "x" +
                      std::to_string(kMinImageSide) +
                      " (smaller images leave an empty pooling crop; the original returns NaN)");
 }
 
-InputClass resolve_input_class(const GrayImage& ref, const GrayImage& dst, InputClass requested) {
-  const bool both_8bit = ref.is_8bit() && dst.is_8bit();
+void validate_pair(const GrayImage& ref, const GrayImage& dst) {
+  validate_pair_shape(ref.pixels.width(), ref.pixels.height(), dst.pixels.width(),
+                      dst.pixels.height());
+}
+
+InputClass resolve_input_class(int ref_bit_depth, int dst_bit_depth, InputClass requested) {
+  const bool both_8bit = ref_bit_depth <= 8 && dst_bit_depth <= 8;
   if (requested == InputClass::Auto) return both_8bit ? InputClass::Uint8 : InputClass::Double;
   if (requested == InputClass::Uint8 && !both_8bit)
     throw InvalidArgument("--input-class uint8 needs 8-bit images (got " +
-                          std::to_string(ref.bit_depth) + " and " + std::to_string(dst.bit_depth) +
+                          std::to_string(ref_bit_depth) + " and " + std::to_string(dst_bit_depth) +
                           " bits)");
   return requested;
+}
+
+InputClass resolve_input_class(const GrayImage& ref, const GrayImage& dst, InputClass requested) {
+  return resolve_input_class(ref.bit_depth, dst.bit_depth, requested);
 }
 
 Backend resolve_backend(Backend requested) {

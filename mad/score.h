@@ -58,9 +58,11 @@ ScoreResult assemble_score(const PairSetup& pair, StageOutputs out, const ScoreO
 
 // Throws InputError unless both images are equally sized and at least 34x34.
 void validate_pair(const GrayImage& ref, const GrayImage& dst);
+void validate_pair_shape(int ref_width, int ref_height, int dst_width, int dst_height);
 // Resolves InputClass::Auto: uint8 when both files are 8-bit, double otherwise. Throws
 // InvalidArgument for uint8 requested on images of more than 8 bits.
 InputClass resolve_input_class(const GrayImage& ref, const GrayImage& dst, InputClass requested);
+InputClass resolve_input_class(int ref_bit_depth, int dst_bit_depth, InputClass requested);
 // Resolves Backend::Auto (CUDA when compiled and a device is present). Throws GpuError when
 // CUDA is requested but unavailable.
 Backend resolve_backend(Backend requested);

@@ -67,6 +67,27 @@ if [ $quick -eq 0 ] && command -v compute-sanitizer >/dev/null; then
   done
 fi
 
+# The Python module (issue 13). Its whole suite already ran in ctest (python.pytest); the GPU
+# tests run again here with output on, for the torch/CuPy results and the "PYTHON:" line that
+# proves a batch of 64 512x384 CUDA tensors is scored with no image copied to or from the host
+# (the library's transfer counters), then the timing harness beside the C++ engine.
+py=$(grep -E '^Python3_EXECUTABLE:' "$build/CMakeCache.txt" 2>/dev/null | cut -d= -f2-)
+if [ -d "$build/python/mad" ] && [ -n "$py" ]; then
+  (cd "$build/python" && PYTHONPATH="$PWD" MAD_TEST_DATA_DIR="$OLDPWD/tests/data" \
+     "$py" -m pytest -v -s -rs -p no:cacheprovider "$OLDPWD/tests/python/test_gpu.py") \
+    > "$out/pytest_gpu.log" 2>&1
+  py_rc=$?
+  grep -o "PYTHON:.*" "$out/pytest_gpu.log" || echo "PYTHON: no transfer line (see pytest_gpu.log)"
+  note "python GPU tests: $(grep -E '(passed|failed|skipped)' "$out/pytest_gpu.log" | tail -1) (rc=$py_rc)"
+  grep -E "SKIPPED" "$out/pytest_gpu.log" | head -5 | while read -r l; do note "python $l"; done
+  if [ $quick -eq 0 ]; then
+    PYTHONPATH="$build/python" "$py" tools/python/bench_python.py --pairs 64 --mad "$build/bin/mad" \
+      2> "$logs/bench_python.log" | grep "^PYTHON:"
+  fi
+else
+  note "python: module not built (configure.log, line 'mad: Python module')"
+fi
+
 if [ -x "$build/bin/mad" ] && "$build/bin/mad" bench --help > /dev/null 2>&1; then
   args=(--format json)
   [ $quick -eq 1 ] && args+=(--quick)

@@ -150,7 +150,7 @@ INSTANTIATE_TEST_SUITE_P(BothPrecisions, CudaPipeline,
                          [](const auto& info) { return to_string(info.param); });
 
 // Small pairs of each size for compute-sanitizer (tools/gpu-check.sh runs *Sanitizer* tests).
-TEST(GpuPipelineSanitizer, OnePairOfEachSize) {
+TEST(CudaPipelineSanitizer, OnePairOfEachSize) {
   MAD_REQUIRE_GPU();
   const int sizes[][2] = {{34, 34}, {35, 61}, {257, 333}, {512, 384}, {512, 512}};
   for (const auto& s : sizes) {
@@ -162,7 +162,7 @@ TEST(GpuPipelineSanitizer, OnePairOfEachSize) {
 
 // Every registered A5 and detection-statistics variant gives the same scores through the
 // whole pipeline (one odd, non-square real pair and one random pair).
-TEST(GpuPipelineVariants, EveryVariantMatchesTheCpu) {
+TEST(CudaPipelineVariants, EveryVariantMatchesTheCpu) {
   MAD_REQUIRE_GPU();
   const GrayImage ref = load_gray_image(test::data_path("reference/images/rocket_333x257.png"));
   const GrayImage dst =
@@ -182,7 +182,7 @@ TEST(GpuPipelineVariants, EveryVariantMatchesTheCpu) {
   }
 }
 
-TEST(GpuPipelineErrors, UnknownA5VariantIsAUsageError) {
+TEST(CudaPipelineErrors, UnknownA5VariantIsAUsageError) {
   MAD_REQUIRE_GPU();
   ScoreOptions o = options(Backend::Cuda);
   o.a5_variant = "a5-nonexistent";

@@ -1,0 +1,101 @@
+"""GPU arrays (torch, CuPy) scored on their device with no host copy of the images, against
+the host path bit for bit. Skipped without a GPU or without torch / CuPy."""
+
+import numpy as np
+import pytest
+
+import mad
+from conftest import REFERENCE, gpu_available, textured
+
+pytestmark = pytest.mark.skipif(not gpu_available(), reason="no CUDA device (or no CUDA build)")
+H, W = 384, 512
+
+
+def same(a, b):
+    return (a.mad, a.hi, a.lo, a.sig) == (b.mad, b.hi, b.lo, b.sig)
+
+
+@pytest.fixture(scope="module")
+def torch():
+    return pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("precision", ["double", "float"])
+@pytest.mark.parametrize("dtype", ["uint8", "float32", "float64"])
+def test_torch_gray_matches_host(torch, dtype, precision):
+    ref, dist = textured(H, W, 1, None, dtype), textured(H, W, 2, None, dtype)
+    want = mad.score(ref, dist, backend="cuda", precision=precision)
+    got = mad.score(torch.from_numpy(ref).cuda(), torch.from_numpy(dist).cuda(), backend="cuda",
+                    precision=precision)
+    assert same(got, want) and got.input_class == want.input_class
+
+
+def test_torch_rgb_uint8_views_match_host(torch):
+    ref, dist = textured(H, W, 3, 3), textured(H, W, 4, 3)
+    want = mad.score(ref, dist, backend="cuda")
+    planar = torch.from_numpy(np.ascontiguousarray(ref.transpose(2, 0, 1))).cuda()
+    got = mad.score(planar.permute(1, 2, 0), torch.from_numpy(dist).cuda().flip(0).flip(0))
+    assert same(got, want)
+    flipped = mad.score(torch.from_numpy(ref).cuda().flip(1), torch.from_numpy(dist).cuda().flip(1))
+    assert same(flipped, mad.score(ref[:, ::-1], dist[:, ::-1], backend="cuda"))
+
+
+def test_gpu_errors(torch):
+    a = torch.zeros((40, 40, 3), dtype=torch.float32, device="cuda")
+    with pytest.raises(ValueError, match="colour GPU input must be uint8"):
+        mad.score(a, a)
+    with pytest.raises(ValueError, match="both host images or both GPU arrays"):
+        mad.score(a[..., 0], a[..., 0].cpu().numpy())
+    with pytest.raises(ValueError, match="backend 'cpu' cannot score GPU arrays"):
+        mad.score(a[..., 0], a[..., 0], backend="cpu")
+
+
+def test_reference_pairs_torch_vs_paths(torch):
+    refs = sorted(REFERENCE.glob("*_512.png"))[:1]
+    dists = sorted(REFERENCE.glob(refs[0].stem + "__*.png"))[:4]
+    want = mad.score_batch([refs[0]] * len(dists), dists, backend="cuda")
+    tensors = [torch.from_numpy(mad.load_gray(p)).cuda() for p in [refs[0]] + dists]
+    got = mad.score_batch([tensors[0]] * len(dists), tensors[1:])
+    assert (got["mad"] == want["mad"]).all() and (got["hi"] == want["hi"]).all()
+
+
+def test_mad_torch_matches_host_and_copies_no_images(torch):
+    import mad.torch
+    n = 64
+    x = torch.rand((n, 3, H, W), device="cuda")
+    y = (x + 0.05 * torch.randn_like(x)).clamp(0, 1)
+    torch.cuda.synchronize()
+    h2d0, d2h0 = mad.gpu_transfer_counters()
+    scores = mad.torch.mad(y, x)
+    h2d1, d2h1 = mad.gpu_transfer_counters()
+    assert scores.shape == (n,) and scores.device == y.device
+    # No image bytes either way: only the 16 bytes of sums per pair come back.
+    assert h2d1 - h2d0 == 0 and d2h1 - d2h0 == 16 * n
+    print("PYTHON: mad.torch.mad on %d x 3 x %d x %d CUDA tensors: host->device %d bytes, "
+          "device->host %d bytes (%d per pair: the two sums)"
+          % (n, H, W, h2d1 - h2d0, d2h1 - d2h0, (d2h1 - d2h0) // n))
+    u8 = lambda t: (t * 255).round().clamp(0, 255).to(torch.uint8).permute(0, 2, 3, 1).cpu().numpy()
+    host = mad.score_batch(list(u8(x[:4])), list(u8(y[:4])), backend="cuda")
+    assert (scores[:4].cpu().numpy() == host["mad"]).all()
+
+
+def test_cupy_uint16_matches_host():
+    cupy = pytest.importorskip("cupy")
+    ref, dist = textured(H, W, 7, None, np.uint16, 65535), textured(H, W, 8, None, np.uint16, 65535)
+    for precision in ("double", "float"):
+        got = mad.score(cupy.asarray(ref), cupy.asarray(dist), precision=precision)
+        assert same(got, mad.score(ref, dist, backend="cuda", precision=precision))
+
+
+def test_cupy_matches_host():
+    cupy = pytest.importorskip("cupy")
+    ref, dist = textured(H, W, 5), textured(H, W, 6)
+    want = mad.score(ref, dist, backend="cuda")
+    assert same(mad.score(cupy.asarray(ref), cupy.asarray(dist)), want)
+    assert same(mad.score(cupy.asarray(ref)[::-1], cupy.asarray(dist)[::-1]),
+                mad.score(ref[::-1], dist[::-1], backend="cuda"))
+    stream = cupy.cuda.Stream(non_blocking=True)
+    with stream:
+        r, d = cupy.asarray(ref).astype(cupy.float32), cupy.asarray(dist).astype(cupy.float32)
+        got = mad.score(r, d)
+    assert same(got, mad.score(ref.astype(np.float32), dist.astype(np.float32), backend="cuda"))
