@@ -12,11 +12,14 @@ out=${OUT:-$PWD/gpu-check-out}
 # Few files come back from the device machine: the bulky logs stay in $logs.
 logs=${GPU_CHECK_LOGS:-/tmp/gpu-check-logs}
 mkdir -p "$out" "$logs"
+: > "$out/summary.txt"
 build=build-gpu
 quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 summary=()
-note() { summary+=("$1"); }
+# Each note is also appended to $out/summary.txt at once, so a run stopped at its time limit
+# still brings back what it had found.
+note() { summary+=("$1"); echo "$1" >> "$out/summary.txt"; }
 t0=$(date +%s)
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader \
