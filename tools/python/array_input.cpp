@@ -1,5 +1,7 @@
 #include "array_input.h"
 
+#include <pybind11/stl.h>  // casts of shape/strides tuples to std::vector
+
 #include <climits>
 #include <cstdint>
 #include <vector>
