@@ -60,17 +60,10 @@ std::size_t lines(const std::string& s) {
 class OptionEffects : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / ("mad_option_effects_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = test::fresh_scratch_dir("mad_option_effects");
     g_dir = dir_;
-    for (const auto& [name, seed] : {std::pair{"ref.png", 1u}, {"dist.png", 2u}}) {
-      const Image<double> img = test::random_image(48, 40, seed);
-      RawImage8 raw{48, 40, 1, {}};
-      for (int y = 0; y < 40; ++y)
-        for (int x = 0; x < 48; ++x) raw.samples.push_back(static_cast<std::uint8_t>(img(y, x)));
-      save_png8((dir_ / name).string(), raw);
-    }
+    test::write_random_png((dir_ / "ref.png").string(), 48, 40, 1);
+    test::write_random_png((dir_ / "dist.png").string(), 48, 40, 2);
     std::ofstream(dir_ / "list.csv") << "ref,dist\nref.png,dist.png\ndist.png,ref.png\n";
     const auto made =
         mad("eval " + q("data") + " --make-synthetic --synthetic-refs 1 --synthetic-size 40x40");
