@@ -73,6 +73,17 @@ DatasetKind detect_dataset_kind(const std::string& root) {
 }
 
 Dataset read_dataset(const std::string& root, DatasetKind kind, const ReadOptions& options) {
+  // Options a layout would ignore are refused rather than dropped.
+  if (options.higher_is_better && kind != DatasetKind::Csv)
+    throw InvalidArgument(
+        "--higher-is-better and --lower-is-better apply to a CSV manifest "
+        "(--dataset csv); " +
+        to_string(kind) + " fixes its own score direction: drop the option");
+  if (!options.manifest.empty() && kind != DatasetKind::Csv && kind != DatasetKind::Csiq)
+    throw InvalidArgument(
+        "--manifest applies to --dataset csv (a manifest) or csiq (its DMOS "
+        "sheet), but this run reads " +
+        to_string(kind) + ": drop --manifest, or name --dataset csv");
   switch (kind) {
     case DatasetKind::Tid2013:
     case DatasetKind::Tid2008: return read_tid(root, kind);

@@ -16,6 +16,7 @@ struct EvalSettings {
   std::vector<std::string> devices;  // one line per worker
   BootstrapOptions bootstrap;
   std::string results_file;
+  std::string backend_reason, det_variant;  // BackendChoice::reason; "" = default variant
 };
 
 struct EvalCounts {

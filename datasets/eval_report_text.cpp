@@ -90,6 +90,8 @@ nlohmann::json report_to_json(const EvalReport& r) {
                    {"workers", s.workers},
                    {"devices", s.devices},
                    {"results_file", s.results_file},
+                   {"backend_reason", s.backend_reason},
+                   {"det_variant", s.det_variant},
                    {"bootstrap",
                     {{"resamples", s.bootstrap.resamples},
                      {"seed", s.bootstrap.seed},

@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "datasets/dataset_io.h"
 #include "datasets/results_file.h"
+#include "datasets/results_settings.h"
 
 namespace mad::datasets {
 namespace fs = std::filesystem;
@@ -83,7 +84,9 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
                 plan.workers,
                 plan.devices,
                 cfg.bootstrap,
-                cfg.out};
+                cfg.out,
+                plan.backend_reason,
+                so.det_variant};
   for (const auto& n : d.notes) say(cfg.log, n);
 
   // Missing images: listed now in a count and at the end by name, and their pairs skipped.
@@ -103,8 +106,10 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   std::error_code ec;
   ResultsLog previous;
   std::optional<ResultsWriter> writer;
+  const RunSettings settings = run_settings(cfg.runner.score, plan.backend);
   if (cfg.resume && fs::exists(cfg.out, ec)) {
     previous = read_results_file(cfg.out);
+    if (!previous.finished.empty()) require_same_settings(cfg.out, settings);
     check_resumable(previous, r.settings.mad_version, cfg.out);
     writer.emplace(ResultsWriter::resume(cfg.out, previous));
     if (previous.dropped_partial_line)
@@ -115,6 +120,7 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   } else {
     writer.emplace(ResultsWriter::create(cfg.out, cfg.overwrite));
   }
+  write_settings(cfg.out, settings);
 
   const std::size_t n = d.entries.size();
   std::vector<double> mad(n, std::nan(""));
@@ -148,7 +154,8 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   engine.non_finite_fails = true;  // a non-finite MAD would poison the statistics and --resume
   const EngineReport run = score_pairs(jobs, engine, [&](const PairOutcome& o) {
     const DatasetEntry& e = d.entries[o.id];
-    writer->write(eval_csv_row(e, o.result, o.error));  // flushed: nothing lost on interrupt
+    writer->write(eval_csv_row(e, o.result, o.error,
+                               plan.backend_reason));  // flushed: nothing lost on interrupt
     if (o.result) {
       mad[o.id] = o.result->mad;
       if (r.settings.a5_variant.empty()) r.settings.a5_variant = o.result->a5_variant;

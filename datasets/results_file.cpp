@@ -1,6 +1,7 @@
 #include "datasets/results_file.h"
 
 #include <filesystem>
+#include <nlohmann/json.hpp>
 
 #include "common/error.h"
 #include "datasets/csv.h"
@@ -25,6 +26,65 @@ bool ends_with_newline(const std::string& path) {
   return in.get() == '\n';
 }
 
+// The header of files written before `backend_reason` was added.
+std::vector<std::string> legacy_header(const std::vector<std::string>& header) {
+  std::vector<std::string> h;
+  for (const auto& name : header)
+    if (name != "backend_reason") h.push_back(name);
+  return h;
+}
+
+// A row read under `file_header`, in today's columns (columns it lacks stay empty).
+std::vector<std::string> in_todays_columns(std::vector<std::string> fields,
+                                           const std::vector<std::string>& file_header,
+                                           const std::vector<std::string>& header) {
+  if (file_header == header) return fields;
+  std::vector<std::string> out(header.size());
+  for (std::size_t i = 0; i < header.size(); ++i)
+    for (std::size_t k = 0; k < file_header.size(); ++k)
+      if (file_header[k] == header[i]) out[i] = std::move(fields[k]);
+  return out;
+}
+
+// A JSON Lines results file (mad score --pairs --json --out): objects with ref, dist and mad,
+// or with error. A last line without its newline was cut short by an interruption.
+ResultsLog read_json_lines(const std::string& path) {
+  const auto lines = read_lines(path);
+  const bool complete = ends_with_newline(path);
+  ResultsLog log;
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    const auto& l = lines[k];
+    if (trim(l.text).empty()) continue;
+    if (k + 1 == lines.size() && !complete) {
+      log.dropped_partial_line = true;
+      break;
+    }
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(l.text);
+    } catch (const nlohmann::json::exception&) {
+      throw_at(path, l.line, "not a JSON object (expected one result of mad score --json a line)");
+    }
+    if (!j.is_object() || !j.contains("ref") || !j.contains("dist") || !j["ref"].is_string() ||
+        !j["dist"].is_string())
+      throw_at(path, l.line, "not a result of mad score --json (no ref and dist)");
+    if (j.contains("error")) {
+      ++log.failed_rows;
+      continue;
+    }
+    if (!j.contains("mad") || !j["mad"].is_number())
+      throw_at(path, l.line, "a result without a numeric mad");
+    FinishedRow row;
+    row.mad = j["mad"].get<double>();
+    row.mad_version = j.value("mad_version", "");
+    row.backend = j.value("backend", "");
+    row.fields = {l.text};
+    const PairKey key{j["ref"].get<std::string>(), j["dist"].get<std::string>()};
+    if (!log.finished.emplace(key, std::move(row)).second) ++log.duplicate_rows;
+  }
+  return log;
+}
+
 }  // namespace
 
 const std::vector<std::string>& eval_csv_header() {
@@ -36,22 +96,34 @@ const std::vector<std::string>& eval_csv_header() {
   return h;
 }
 
+const std::vector<std::string>& results_header(ResultsKind kind) {
+  static const std::vector<std::string> none;
+  switch (kind) {
+    case ResultsKind::Eval: return eval_csv_header();
+    case ResultsKind::Pairs: return result_csv_header();
+    default: return none;
+  }
+}
+
 std::vector<std::string> eval_csv_row(const DatasetEntry& entry, const ScoreResult* result,
-                                      const std::string& error) {
-  std::vector<std::string> row = result_csv_row(entry.ref_name, entry.dist_name, result, error);
+                                      const std::string& error, const std::string& backend_reason) {
+  std::vector<std::string> row =
+      result_csv_row(entry.ref_name, entry.dist_name, result, error, backend_reason);
   row.insert(row.end(), {format_double(entry.subjective), entry.type, entry.level});
   return row;
 }
 
-ResultsLog read_results_file(const std::string& path) {
-  const std::vector<std::string>& header = eval_csv_header();
+ResultsLog read_results_file(const std::string& path, ResultsKind kind) {
+  if (kind == ResultsKind::JsonLines) return read_json_lines(path);
+  const std::vector<std::string>& header = results_header(kind);
+  const std::vector<std::string> legacy = legacy_header(header);
   const int ref_c = column(header, "ref"), dist_c = column(header, "dist"),
             mad_c = column(header, "mad"), err_c = column(header, "error"),
             ver_c = column(header, "mad_version"), be_c = column(header, "backend");
   const auto lines = read_lines(path);
   const bool complete = ends_with_newline(path);
   ResultsLog log;
-  bool seen_header = false;
+  const std::vector<std::string>* file_header = nullptr;
   for (std::size_t k = 0; k < lines.size(); ++k) {
     const auto& l = lines[k];
     if (trim(l.text).empty()) continue;
@@ -66,22 +138,25 @@ ResultsLog read_results_file(const std::string& path) {
       }
       throw_at(path, l.line, e.what());
     }
-    if (!seen_header) {
-      if (f != header)
+    if (!file_header) {
+      if (f != header && f != legacy)
         throw_at(path, l.line,
-                 "not a results file of mad eval (expected the header " + join_csv(header) + ")");
-      seen_header = true;
+                 std::string("not a results file of ") +
+                     (kind == ResultsKind::Eval ? "mad eval" : "mad score --pairs") +
+                     " (expected the header " + join_csv(header) + ")");
+      file_header = f == header ? &header : &legacy;
       continue;
     }
-    if (f.size() != header.size()) {
+    if (f.size() != file_header->size()) {
       if (last && !complete) {
         log.dropped_partial_line = true;
         break;
       }
-      throw_at(
-          path, l.line,
-          "expected " + std::to_string(header.size()) + " fields, got " + std::to_string(f.size()));
+      throw_at(path, l.line,
+               "expected " + std::to_string(file_header->size()) + " fields, got " +
+                   std::to_string(f.size()));
     }
+    f = in_todays_columns(std::move(f), *file_header, header);
     if (!f[err_c].empty()) {
       ++log.failed_rows;
       continue;
@@ -98,7 +173,7 @@ ResultsLog read_results_file(const std::string& path) {
     const PairKey key{row.fields[ref_c], row.fields[dist_c]};
     if (!log.finished.emplace(key, std::move(row)).second) ++log.duplicate_rows;
   }
-  if (!seen_header && !lines.empty() && !(lines.size() == 1 && !complete))
+  if (!file_header && !lines.empty() && !(lines.size() == 1 && !complete))
     throw InputError(path + ": no header line");
   return log;
 }
@@ -108,24 +183,27 @@ ResultsWriter::ResultsWriter(std::string path, std::ios::openmode mode)
   if (!out_) throw InputError("cannot write results file '" + path_ + "'");
 }
 
-ResultsWriter ResultsWriter::create(const std::string& path, bool overwrite) {
+ResultsWriter ResultsWriter::create(const std::string& path, bool overwrite, ResultsKind kind) {
   std::error_code ec;
   if (!overwrite && fs::exists(path, ec) && fs::file_size(path, ec) > 0)
     throw InputError("'" + path +
                      "' exists: pass --resume to continue that run or --force to "
                      "replace it");
   ResultsWriter w(path, std::ios::out | std::ios::trunc);
-  w.write(eval_csv_header());
+  if (!results_header(kind).empty()) w.write(results_header(kind));
   return w;
 }
 
-ResultsWriter ResultsWriter::resume(const std::string& path, const ResultsLog& log) {
+ResultsWriter ResultsWriter::resume(const std::string& path, const ResultsLog& log,
+                                    ResultsKind kind) {
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::out | std::ios::trunc);
     if (!out) throw InputError("cannot write '" + tmp + "'");
-    out << join_csv(eval_csv_header()) << "\n";
-    for (const auto& [key, row] : log.finished) out << join_csv(row.fields) << "\n";
+    const std::vector<std::string>& header = results_header(kind);
+    if (!header.empty()) out << join_csv(header) << "\n";
+    for (const auto& [key, row] : log.finished)
+      out << (header.empty() ? row.fields.front() : join_csv(row.fields)) << "\n";
     out.flush();
     if (!out) throw InputError("error while writing '" + tmp + "'");
   }
@@ -136,7 +214,11 @@ ResultsWriter ResultsWriter::resume(const std::string& path, const ResultsLog& l
 }
 
 void ResultsWriter::write(const std::vector<std::string>& fields) {
-  out_ << join_csv(fields) << "\n" << std::flush;
+  write_line(join_csv(fields));
+}
+
+void ResultsWriter::write_line(const std::string& line) {
+  out_ << line << "\n" << std::flush;
   if (!out_) throw InputError("error while writing '" + path_ + "'");
 }
 

@@ -1,9 +1,12 @@
-// results.csv of `mad eval`: one row per scored pair, written and flushed as soon as the pair is
-// known, so an interrupted run loses nothing and `--resume` can skip what is done.
+// results.csv of `mad eval` and the --out of `mad score --pairs`: one row per scored pair,
+// written and flushed as soon as the pair is known, so an interrupted run loses nothing and
+// `--resume` can skip what is done.
 //
-// Columns: mad::result_csv_header() (ref, dist, mad, hi, lo, sig, width, height, backend,
-// mad_version, seconds, error) followed by subjective, type, level. `ref` and `dist` hold the
-// dataset's names (relative to its folder), which key the rows for --resume.
+// Eval columns: mad::result_csv_header() (ref, dist, mad, hi, lo, sig, width, height, backend,
+// mad_version, seconds, error, backend_reason) followed by subjective, type, level. `ref` and
+// `dist` hold the dataset's names (relative to its folder), which key the rows for --resume.
+// `mad score --pairs` writes result_csv_header() alone, or JSON Lines (one object per pair with
+// ref, dist and mad, or error). Files of older versions, without backend_reason, still read.
 #pragma once
 
 #include <cstddef>
@@ -18,14 +21,24 @@
 
 namespace mad::datasets {
 
+enum class ResultsKind {
+  Eval,       // mad eval's results.csv
+  Pairs,      // mad score --pairs --out FILE (CSV)
+  JsonLines,  // mad score --pairs --json --out FILE
+};
+
 const std::vector<std::string>& eval_csv_header();
+// The header line's fields of a kind (empty for JSON Lines).
+const std::vector<std::string>& results_header(ResultsKind kind);
 
 // The row of one pair: `result` null for a failure, with `error` saying why.
 std::vector<std::string> eval_csv_row(const DatasetEntry& entry, const ScoreResult* result,
-                                      const std::string& error);
+                                      const std::string& error,
+                                      const std::string& backend_reason = "");
 
 struct FinishedRow {
-  std::vector<std::string> fields;  // as read, for rewriting the file
+  std::vector<std::string> fields;  // as read (in today's columns), for rewriting the file; JSON
+                                    // Lines: the line
   double mad = 0.0;
   std::string mad_version, backend;
 };
@@ -42,18 +55,21 @@ struct ResultsLog {
 // Reads a results.csv written by `mad eval`. Throws InputError "FILE:LINE: ..." for a foreign
 // header, a row with the wrong field count (except an unterminated last line, which an
 // interrupted write leaves and which is dropped), or a score that is not a number.
-ResultsLog read_results_file(const std::string& path);
+ResultsLog read_results_file(const std::string& path, ResultsKind kind = ResultsKind::Eval);
 
 // Appends rows to results.csv, one flushed line each.
 class ResultsWriter {
  public:
   // Fresh file: refuses to replace an existing non-empty file unless `overwrite`.
-  static ResultsWriter create(const std::string& path, bool overwrite);
+  static ResultsWriter create(const std::string& path, bool overwrite,
+                              ResultsKind kind = ResultsKind::Eval);
   // Resume: rewrites the file with its header and finished rows only (failed rows are retried,
   // a partial last line is dropped) through a temporary file and a rename, then appends.
-  static ResultsWriter resume(const std::string& path, const ResultsLog& log);
+  static ResultsWriter resume(const std::string& path, const ResultsLog& log,
+                              ResultsKind kind = ResultsKind::Eval);
 
-  void write(const std::vector<std::string>& fields);
+  void write(const std::vector<std::string>& fields);  // one CSV row
+  void write_line(const std::string& line);            // one line as it is (JSON Lines)
   const std::string& path() const { return path_; }
 
  private:

@@ -90,11 +90,14 @@ class Delivery {
 
 EngineReport plan_workers(const EngineOptions& options) {
   EngineReport plan;
-  plan.backend = resolve_backend(options.score.backend);
+  const BackendChoice choice = choose_backend(options.score.backend);
+  plan.backend = choice.backend;
+  plan.backend_reason = choice.reason;
   if (options.gpus < 0) throw InvalidArgument("--gpus must be 0 (all) or positive");
   if (plan.backend == Backend::Cpu) {
     if (options.gpus > 0)
-      throw InvalidArgument("--gpus needs the CUDA backend (this run uses the CPU backend)");
+      throw InvalidArgument(
+          "--gpus needs the CUDA backend (this run uses the CPU backend: " + choice.reason + ")");
     if (options.cpu_workers < 1) throw InvalidArgument("CPU workers must be at least 1");
     plan.workers = options.cpu_workers;
     for (int w = 0; w < plan.workers; ++w)

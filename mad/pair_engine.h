@@ -50,6 +50,7 @@ struct PairOutcome {
 
 struct EngineReport {
   Backend backend = Backend::Cpu;  // resolved
+  std::string backend_reason;      // why (BackendChoice::reason)
   int workers = 0;
   std::vector<std::string> devices;    // one line per worker (GPU name, or "cpu: N threads")
   std::size_t scored = 0, failed = 0;  // outcomes delivered

@@ -29,15 +29,16 @@ nlohmann::json result_to_json(const ScoreResult& r) {
 }
 
 const std::vector<std::string>& result_csv_header() {
-  static const std::vector<std::string> h = {"ref",     "dist",        "mad",     "hi",
-                                             "lo",      "sig",         "width",   "height",
-                                             "backend", "mad_version", "seconds", "error"};
+  static const std::vector<std::string> h = {
+      "ref",    "dist",    "mad",         "hi",      "lo",    "sig",           "width",
+      "height", "backend", "mad_version", "seconds", "error", "backend_reason"};
   return h;
 }
 
 std::vector<std::string> result_csv_row(const std::string& ref, const std::string& dist,
-                                        const ScoreResult* r, const std::string& error) {
-  if (!r) return {ref, dist, "", "", "", "", "", "", "", "", "", error};
+                                        const ScoreResult* r, const std::string& error,
+                                        const std::string& backend_reason) {
+  if (!r) return {ref, dist, "", "", "", "", "", "", "", "", "", error, backend_reason};
   return {ref,
           dist,
           format_double(r->mad),
@@ -49,7 +50,8 @@ std::vector<std::string> result_csv_row(const std::string& ref, const std::strin
           to_string(r->backend),
           to_string(r->version),
           format_double(r->seconds),
-          error};
+          error,
+          backend_reason};
 }
 
 }  // namespace mad

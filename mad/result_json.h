@@ -14,9 +14,12 @@ namespace mad {
 nlohmann::json result_to_json(const ScoreResult& r);
 
 // Column names and values of one results-CSV row (numbers with 17 significant digits).
-const std::vector<std::string>& result_csv_header();  // ref,dist,mad,hi,lo,sig,width,...,error
+// ref,dist,mad,hi,lo,sig,width,...,error,backend_reason; `backend_reason` (BackendChoice::reason)
+// is the run's, so a failed row has one too.
+const std::vector<std::string>& result_csv_header();
 std::vector<std::string> result_csv_row(const std::string& ref, const std::string& dist,
-                                        const ScoreResult* r, const std::string& error);
+                                        const ScoreResult* r, const std::string& error,
+                                        const std::string& backend_reason);
 
 // Shortest text that reads back to the same double (%.17g).
 std::string format_double(double v);

@@ -47,14 +47,31 @@ InputClass resolve_input_class(const GrayImage& ref, const GrayImage& dst, Input
 }
 
 Backend resolve_backend(Backend requested) {
-  if (requested == Backend::Cpu) return Backend::Cpu;
-  const bool gpu = gpu_backend_compiled() && gpu_device_available();
+  return choose_backend(requested).backend;
+}
+
+BackendChoice choose_backend(Backend requested) {
+  BackendChoice c;
+  c.compiled = gpu_backend_compiled();
+  c.requested = requested != Backend::Auto;
+  if (requested == Backend::Cpu) {
+    c.reason = "requested";
+    return c;
+  }
+  const bool gpu = c.compiled && gpu_device_available();
   if (requested == Backend::Cuda && !gpu)
-    throw GpuError(gpu_backend_compiled()
+    throw GpuError(c.compiled
                        ? "--backend cuda: no CUDA device is available"
                        : "--backend cuda: this build has no CUDA backend (CUDA toolkit not found "
                          "at configure time)");
-  return gpu ? Backend::Cuda : Backend::Cpu;
+  c.backend = gpu ? Backend::Cuda : Backend::Cpu;
+  if (c.requested)
+    c.reason = "requested";
+  else if (gpu)
+    c.reason = "auto: CUDA device found (" + gpu_device_description() + ")";
+  else
+    c.reason = c.compiled ? "auto: no CUDA device" : "auto: built without CUDA";
+  return c;
 }
 
 CudaInput cuda_input(const GrayImage& image) {

@@ -67,6 +67,18 @@ InputClass resolve_input_class(int ref_bit_depth, int dst_bit_depth, InputClass 
 // CUDA is requested but unavailable.
 Backend resolve_backend(Backend requested);
 
+// The backend resolve_backend picks and why, for the user and the results files.
+struct BackendChoice {
+  Backend backend = Backend::Cpu;  // resolved (never Auto)
+  bool requested = false;          // named by --backend (not resolved from auto)
+  bool compiled = false;           // this build has the CUDA backend
+  // "requested", "auto: CUDA device found (NAME ...)", "auto: no CUDA device" or
+  // "auto: built without CUDA".
+  std::string reason;
+};
+// As resolve_backend (same GpuError), with the reason.
+BackendChoice choose_backend(Backend requested);
+
 class CudaScorer;  // mad/cuda_scorer.h
 struct CudaInput;
 

@@ -5,12 +5,19 @@
 
 #include <cstdio>
 #include <iostream>
+#include <cstdint>
+#include <limits>
 #include <memory>
+#include <regex>
+#include <set>
 
 #include "common/error.h"
 #include "common/parallel.h"
 #include "datasets/eval_session.h"
 #include "datasets/synthetic_dataset.h"
+#include "mad/memory_check.h"
+#include "mad/score.h"
+#include "tools/cli_options.h"
 
 namespace mad::cli {
 namespace {
@@ -18,6 +25,7 @@ namespace {
 struct EvalArgs {
   std::string dir, dataset = "auto", manifest, out = "results.csv", json, html;
   std::string backend = "auto", version = "2011", input_class = "auto", precision = "double", a5;
+  std::string det, gpu_memory_limit;
   bool resume = false, force = false, higher_better = false, lower_better = false;
   int gpus = 0, cpu_workers = 1, threads = 0, resamples = 1000;
   std::size_t limit = 0;
@@ -30,8 +38,10 @@ struct EvalArgs {
 int make_synthetic(const EvalArgs& a) {
   datasets::SyntheticSpec spec;
   spec.references = a.synthetic_refs;
-  if (std::sscanf(a.synthetic_size.c_str(), "%dx%d", &spec.width, &spec.height) != 2 ||
-      spec.width < 34 || spec.height < 34)
+  static const std::regex size("([1-9][0-9]{0,4})x([1-9][0-9]{0,4})");
+  std::smatch m;
+  if (!std::regex_match(a.synthetic_size, m, size) || (spec.width = std::stoi(m[1])) < 34 ||
+      (spec.height = std::stoi(m[2])) < 34)
     throw InvalidArgument("--synthetic-size must be WxH with both sides >= 34 (MAD's minimum)");
   const std::size_t pairs = datasets::write_synthetic_kadid(a.dir, spec, [](int done, int total) {
     std::fprintf(stderr, "\rmad eval: writing references %d/%d", done, total);
@@ -42,11 +52,47 @@ int make_synthetic(const EvalArgs& a) {
   return kExitOk;
 }
 
-int run(const EvalArgs& a) {
-  if (a.threads > 0) set_thread_count(a.threads);
-  if (a.make_synthetic) return make_synthetic(a);
+// With --make-synthetic only the dataset is written: every scoring option would be ignored, and
+// without it the --synthetic-* options would be.
+void refuse_idle_options(const CLI::App& cmd, const EvalArgs& a) {
+  static const std::set<std::string> synthetic = {"DIR", "--make-synthetic", "--synthetic-refs",
+                                                  "--synthetic-size", "--threads"};
+  for (const CLI::Option* opt : cmd.get_options()) {
+    if (opt->count() == 0) continue;
+    const std::string name = opt->get_name();
+    const bool for_synthetic = synthetic.count(name) > 0;
+    if (a.make_synthetic && !for_synthetic)
+      throw InvalidArgument(name +
+                            " has no effect with --make-synthetic (it only writes the "
+                            "dataset): drop it, and score the dataset in a second run");
+    if (!a.make_synthetic && for_synthetic && name.rfind("--synthetic-", 0) == 0)
+      throw InvalidArgument(name + " only applies with --make-synthetic");
+  }
+  if (a.resume && a.force)
+    throw InvalidArgument("give --resume (continue --out) or --force (replace it), not both");
   if (a.higher_better && a.lower_better)
     throw InvalidArgument("give --higher-is-better or --lower-is-better, not both");
+}
+
+// Options whose meaning depends on the backend: refused where they would do nothing.
+void refuse_backend_options(const CLI::App& cmd, const BackendChoice& choice, Precision precision) {
+  refuse_gpu_options_on_cpu(cmd, choice, precision);
+  if (choice.backend == Backend::Cpu && given(cmd, "--gpus"))
+    throw InvalidArgument("--gpus sets the CUDA workers; this run uses the CPU because " +
+                          why_cpu(choice) + " (drop --gpus; --cpu-workers sets the CPU's)");
+  if (choice.backend == Backend::Cuda && given(cmd, "--cpu-workers"))
+    throw InvalidArgument(
+        "--cpu-workers sets the CPU backend's workers; this run uses the CUDA "
+        "backend (" +
+        choice.reason +
+        "): drop it (--gpus sets the GPU workers), or add "
+        "--backend cpu");
+}
+
+int run(const CLI::App& cmd, const EvalArgs& a) {
+  refuse_idle_options(cmd, a);
+  if (a.threads > 0) set_thread_count(a.threads);
+  if (a.make_synthetic) return make_synthetic(a);
   datasets::EvalConfig c;
   c.dir = a.dir;
   c.dataset = a.dataset;
@@ -66,6 +112,11 @@ int run(const EvalArgs& a) {
   c.runner.score.input_class = parse_input_class(a.input_class);
   c.runner.score.precision = parse_precision(a.precision);
   c.runner.score.a5_variant = a.a5;
+  c.runner.score.det_variant = a.det;
+  if (!a.gpu_memory_limit.empty())
+    c.runner.score.gpu_memory_limit = parse_memory_size(a.gpu_memory_limit);
+  const BackendChoice choice = choose_backend(c.runner.score.backend);
+  refuse_backend_options(cmd, choice, c.runner.score.precision);
   c.bootstrap.resamples = a.resamples;
   c.bootstrap.seed = a.seed;
   const datasets::EvalReport report = datasets::run_evaluation(c);
@@ -110,24 +161,38 @@ Subcommand add_eval_command(CLI::App& root) {
       ->capture_default_str();
   cmd->add_option("--input-class", a->input_class, "auto | uint8 | double")->capture_default_str();
   cmd->add_option("--a5", a->a5, "GPU A5 variant (see mad score --list-variants)");
+  cmd->add_option("--det-variant", a->det,
+                  "GPU detection block-statistics variant (see mad score --list-variants)");
+  cmd->add_option(
+      "--gpu-memory-limit", a->gpu_memory_limit,
+      "GPU memory one image shape may use per GPU, e.g. 8GiB (default: the free memory)");
   cmd->add_option("--gpus", a->gpus, "CUDA workers, one per GPU (0 = every visible GPU)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(decimal_in_range(0, 1024, "0 uses every visible GPU"));
   cmd->add_option("--cpu-workers", a->cpu_workers,
                   "CPU backend: pairs scored side by side (each also uses --threads)")
-      ->capture_default_str();
-  cmd->add_option("--limit", a->limit, "Score at most N new pairs (then --resume continues)");
-  cmd->add_option("--threads", a->threads, "CPU threads (default: all cores)");
+      ->capture_default_str()
+      ->check(decimal_in_range(1, 1024, "leave it out for one"));
+  cmd->add_option("--limit", a->limit, "Score at most N new pairs (then --resume continues)")
+      ->check(decimal_in_range(1, std::numeric_limits<long long>::max(),
+                               "leave --limit out to score every pair"));
+  cmd->add_option("--threads", a->threads, "CPU threads (default: all cores)")
+      ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"));
   cmd->add_option("--bootstrap", a->resamples, "Bootstrap resamples (by reference image)")
-      ->capture_default_str();
-  cmd->add_option("--seed", a->seed, "Bootstrap seed")->capture_default_str();
+      ->capture_default_str()
+      ->check(decimal_in_range(1, 10000000, "1000 is the default"));
+  cmd->add_option("--seed", a->seed, "Bootstrap seed")
+      ->capture_default_str()
+      ->check(decimal_in_range(0, std::numeric_limits<std::uint64_t>::max(), "any 64-bit seed"));
   cmd->add_flag("--make-synthetic", a->make_synthetic,
                 "Write a synthetic dataset (KADID-10k layout, invented scores) into DIR and exit");
   cmd->add_option("--synthetic-refs", a->synthetic_refs,
                   "References of --make-synthetic (x25 pairs each)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(decimal_in_range(1, 100000, "40 is the default"));
   cmd->add_option("--synthetic-size", a->synthetic_size, "Image size of --make-synthetic, WxH")
       ->capture_default_str();
-  return {cmd, [a] { return run(*a); }};
+  return {cmd, [a, cmd] { return run(*cmd, *a); }};
 }
 
 }  // namespace mad::cli

@@ -1,7 +1,10 @@
 #include "tools/cli_options.h"
 
 #include <regex>
+#include <stdexcept>
 #include <string>
+
+#include "common/error.h"
 
 namespace mad::cli {
 namespace {
@@ -26,6 +29,61 @@ CLI::Validator decimal_integer() {
 CLI::Validator decimal_number() {
   static const std::regex pattern("[-+]?([0-9]+(\\.[0-9]*)?|\\.[0-9]+)([eE][-+]?[0-9]+)?");
   return matching(pattern, "a decimal number");
+}
+
+CLI::Validator decimal_in_range(long long min, unsigned long long max, const std::string& hint) {
+  const std::string range = "[" + std::to_string(min) + ", " + std::to_string(max) + "]";
+  const CLI::Validator decimal = decimal_integer();
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        const std::string not_decimal = decimal(text);
+        if (!not_decimal.empty()) return not_decimal;
+        bool inside = false;
+        try {
+          if (text[0] == '-') {
+            inside = min < 0 && std::stoll(text) >= min;
+          } else {
+            const unsigned long long v = std::stoull(text);
+            inside = v <= max && (min <= 0 || v >= static_cast<unsigned long long>(min));
+          }
+        } catch (const std::out_of_range&) {
+        }
+        if (inside) return {};
+        return "'" + text + "' is outside " + range + (hint.empty() ? "" : ": " + hint);
+      },
+      "INT in " + range);
+}
+
+bool given(const CLI::App& cmd, const std::string& name) {
+  const CLI::Option* opt = cmd.get_option_no_throw(name);
+  return opt && opt->count() > 0;
+}
+
+std::string why_cpu(const BackendChoice& choice) {
+  if (choice.requested) return "--backend cpu was given";
+  return choice.compiled ? "no CUDA device was found" : "this build has no CUDA backend";
+}
+
+void refuse_gpu_options_on_cpu(const CLI::App& cmd, const BackendChoice& choice,
+                               Precision precision) {
+  if (choice.backend != Backend::Cpu) return;
+  const std::string because = "; this run uses the CPU because " + why_cpu(choice);
+  const std::string or_gpu = choice.requested  ? ", or use --backend cuda on a machine with a GPU"
+                             : choice.compiled ? ", or run where a CUDA device is visible"
+                                               : ", or use a build with the CUDA backend";
+  if (precision == Precision::Float)
+    throw InvalidArgument("--precision float needs the CUDA backend" + because +
+                          " (the CPU computes in double: drop --precision float" + or_gpu + ")");
+  const struct {
+    const char* name;
+    const char* what;
+  } gpu_only[] = {{"--a5", "picks a GPU kernel"},
+                  {"--det-variant", "picks a GPU kernel"},
+                  {"--gpu-memory-limit", "limits GPU memory"}};
+  for (const auto& o : gpu_only)
+    if (given(cmd, o.name))
+      throw InvalidArgument(std::string(o.name) + " " + o.what + " and needs the CUDA backend" +
+                            because + " (drop " + o.name + or_gpu + ")");
 }
 
 }  // namespace mad::cli

@@ -7,11 +7,31 @@
 
 #include <CLI/CLI.hpp>
 
+#include <string>
+
+#include "mad/score.h"
+
 namespace mad::cli {
 
 // An optional sign and decimal digits ("15", "-3"; not "017", "0x10", "1e3" or "15.0").
 CLI::Validator decimal_integer();
 // A plain decimal real ("-0.1", "2", "5e-2", ".5"; not "0x1p-3", "nan" or "inf").
 CLI::Validator decimal_number();
+// A decimal integer (as decimal_integer) in [min, max]; outside, the message gives the range and
+// `hint` (what to do instead, e.g. "leave it out to use every core").
+CLI::Validator decimal_in_range(long long min, unsigned long long max, const std::string& hint);
+
+// True when the user gave option `name` (e.g. "--threads") to `cmd`.
+bool given(const CLI::App& cmd, const std::string& name);
+
+// Why a run uses the CPU, as the end of a sentence: "--backend cpu was given", "no CUDA device
+// was found" or "this build has no CUDA backend".
+std::string why_cpu(const BackendChoice& choice);
+
+// The GPU-only options of `mad score` and `mad eval`: refused (InvalidArgument, exit 2) when
+// the run uses the CPU, each with why the CPU runs and what to do. --precision double is the
+// CPU's own precision and passes.
+void refuse_gpu_options_on_cpu(const CLI::App& cmd, const BackendChoice& choice,
+                               Precision precision);
 
 }  // namespace mad::cli

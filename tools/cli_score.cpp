@@ -6,18 +6,22 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "common/error.h"
 #include "common/image_io.h"
 #include "common/parallel.h"
 #include "datasets/csv.h"
 #include "datasets/pairs_list.h"
+#include "datasets/results_file.h"
+#include "datasets/results_settings.h"
 #include "mad/variants.h"
 #include "mad/memory_check.h"
 #include "mad/pair_engine.h"
 #include "mad/result_json.h"
 #include "mad/score.h"
 #include "tools/cli_commands.h"
+#include "tools/cli_options.h"
 
 namespace mad::cli {
 namespace {
@@ -26,7 +30,7 @@ struct ScoreArgs {
   std::string ref, dist, pairs, out, maps_dir;
   std::string backend = "auto", version = "2011", input_class = "auto", precision = "double";
   std::string a5, det, gpu_memory_limit;
-  bool json = false;
+  bool json = false, force = false, resume = false;
   bool list_variants = false;
   int threads = 0;
 };
@@ -71,26 +75,63 @@ nlohmann::json write_maps(const std::string& dir, const ScoreResult& r) {
   return j;
 }
 
-int run_single(const ScoreArgs& a) {
+// The run's backend and the checks that depend on it (every option takes effect or is refused).
+BackendChoice choose_checked_backend(const CLI::App& cmd, const ScoreOptions& options) {
+  const BackendChoice choice = choose_backend(options.backend);
+  refuse_gpu_options_on_cpu(cmd, choice, options.precision);
+  if (choice.backend == Backend::Cuda && given(cmd, "--threads"))
+    throw InvalidArgument(
+        "--threads sets the CPU backend's threads; this run uses the CUDA "
+        "backend (" +
+        choice.reason + "): drop --threads, or add --backend cpu");
+  return choice;
+}
+
+nlohmann::json result_object(const std::string& ref, const std::string& dist, const ScoreResult* r,
+                             const std::string& error, const BackendChoice& choice) {
+  nlohmann::json j;
+  if (r) j = result_to_json(*r);
+  j["backend_reason"] = choice.reason;
+  j["ref"] = ref;
+  j["dist"] = dist;
+  if (!r) j["error"] = error;
+  return j;
+}
+
+int run_single(const CLI::App& cmd, const ScoreArgs& a) {
   if (a.ref.empty() || a.dist.empty())
     throw InvalidArgument("mad score needs REF and DIST (or --pairs LIST.csv)");
+  if (a.resume)
+    throw InvalidArgument(
+        "--resume continues a --pairs run; one pair is simply scored again "
+        "(give --force to replace --out, or leave --resume out)");
   const ScoreOptions options = make_options(a);
+  const BackendChoice choice = choose_checked_backend(cmd, options);
+  std::optional<datasets::ResultsWriter> file;
+  if (!a.out.empty())  // refused before any work when it exists and --force was not given
+    file.emplace(datasets::ResultsWriter::create(
+        a.out, a.force, a.json ? datasets::ResultsKind::JsonLines : datasets::ResultsKind::Pairs));
   const GrayImage ref = load_gray_image(a.ref);
   const GrayImage dist = load_gray_image(a.dist);
   print_notes(a.ref, ref);
   print_notes(a.dist, dist);
-  if (resolve_backend(options.backend) == Backend::Cpu) {
+  if (choice.backend == Backend::Cpu) {
     const std::string need = cpu_memory_statement(ref.pixels.width(), ref.pixels.height(),
                                                   thread_count(), options.want_maps);
     if (!need.empty()) std::fprintf(stderr, "mad: note: %s\n", need.c_str());
   }
-  const ScoreResult r = score(ref, dist, options);
+  ScoreOptions resolved = options;
+  resolved.backend = choice.backend;
+  const ScoreResult r = score(ref, dist, resolved);
   nlohmann::json maps;
   if (options.want_maps) maps = write_maps(a.maps_dir, r);
-  if (a.json) {
-    nlohmann::json j = result_to_json(r);
-    j["ref"] = a.ref;
-    j["dist"] = a.dist;
+  if (file) {
+    if (a.json)
+      file->write_line(result_object(a.ref, a.dist, &r, "", choice).dump());
+    else
+      file->write(result_csv_row(a.ref, a.dist, &r, "", choice.reason));
+  } else if (a.json) {
+    nlohmann::json j = result_object(a.ref, a.dist, &r, "", choice);
     if (options.want_maps) j["maps"] = maps;
     std::cout << j.dump(2) << "\n";
   } else {
@@ -100,38 +141,113 @@ int run_single(const ScoreArgs& a) {
   return kExitOk;
 }
 
-int run_pairs(const ScoreArgs& a) {
-  const ScoreOptions options = make_options(a);
-  const auto rows = datasets::read_pairs_list(a.pairs);
-  std::ofstream file;
-  std::ostream* out = &std::cout;
-  if (!a.out.empty()) {
-    file.open(a.out, std::ios::out | std::ios::trunc);
-    if (!file) throw InputError("cannot write results file '" + a.out + "'");
-    out = &file;
+// Where the rows of a --pairs run go: standard output, a fresh --out, or a resumed one (whose
+// finished pairs are skipped). Each row is flushed as it is written.
+class PairsOutput {
+ public:
+  PairsOutput(const ScoreArgs& a, const datasets::RunSettings& settings) : json_(a.json) {
+    const auto kind = a.json ? datasets::ResultsKind::JsonLines : datasets::ResultsKind::Pairs;
+    if (a.out.empty()) {
+      if (!json_) print(datasets::join_csv(result_csv_header()));
+      return;
+    }
+    std::error_code ec;
+    if (a.resume && std::filesystem::exists(a.out, ec)) {
+      previous_ = datasets::read_results_file(a.out, kind);
+      if (!previous_.finished.empty()) datasets::require_same_settings(a.out, settings);
+      file_.emplace(datasets::ResultsWriter::resume(a.out, previous_, kind));
+      std::fprintf(stderr, "mad: %zu pair(s) already in %s%s\n", previous_.finished.size(),
+                   a.out.c_str(),
+                   previous_.failed_rows ? " (the failed ones are scored again)" : "");
+    } else {
+      file_.emplace(datasets::ResultsWriter::create(a.out, a.force, kind));
+    }
+    datasets::write_settings(a.out, settings);
   }
-  *out << datasets::join_csv(result_csv_header()) << "\n" << std::flush;
 
+  bool finished(const std::string& ref, const std::string& dist) const {
+    return previous_.finished.count({ref, dist}) > 0;
+  }
+
+  void write(const std::string& ref, const std::string& dist, const ScoreResult* r,
+             const std::string& error, const BackendChoice& choice) {
+    if (json_)
+      print(result_object(ref, dist, r, error, choice).dump());
+    else
+      print(datasets::join_csv(result_csv_row(ref, dist, r, error, choice.reason)));
+  }
+
+ private:
+  void print(const std::string& line) {
+    if (file_)
+      file_->write_line(line);
+    else
+      std::cout << line << "\n" << std::flush;
+  }
+
+  bool json_ = false;
+  datasets::ResultsLog previous_;
+  std::optional<datasets::ResultsWriter> file_;
+};
+
+int run_pairs(const CLI::App& cmd, const ScoreArgs& a) {
+  const ScoreOptions options = make_options(a);
+  const BackendChoice choice = choose_checked_backend(cmd, options);
+  datasets::PairsListReader list(a.pairs);  // an unreadable list fails before --out is touched
+  PairsOutput output(a, datasets::run_settings(options, choice.backend));
+
+  // The engine deals jobs by reference, so it takes the whole list; rows are read one at a time
+  // and only the paths and the line number of each are kept (README: memory per row).
   std::vector<PairJob> jobs;
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    jobs.push_back({i, rows[i].ref, rows[i].dist, rows[i].error});
+  std::vector<int> lines;
+  std::size_t skipped = 0;
+  for (datasets::PairRow row; list.next(row);) {
+    if (row.error.empty() && output.finished(row.ref, row.dist)) {
+      ++skipped;
+      continue;
+    }
+    jobs.push_back({jobs.size(), std::move(row.ref), std::move(row.dist), std::move(row.error)});
+    lines.push_back(row.line);
+  }
   EngineOptions engine;
   engine.score = options;
+  engine.score.backend = choice.backend;
   // One worker on the current GPU (or the CPU); rows come back in list order and each is
   // written and flushed at once, so an interrupted run keeps every finished row.
-  engine.gpus = resolve_backend(options.backend) == Backend::Cuda ? 1 : 0;
+  engine.gpus = choice.backend == Backend::Cuda ? 1 : 0;
   engine.in_order = true;
   engine.progress = stderr;
   const EngineReport report = score_pairs(jobs, engine, [&](const PairOutcome& o) {
-    const auto& row = rows[o.id];
-    if (!o.result) std::fprintf(stderr, "mad: line %d: %s\n", row.line, o.error.c_str());
-    *out << datasets::join_csv(result_csv_row(row.ref, row.dist, o.result, o.error)) << "\n"
-         << std::flush;
+    const PairJob& job = jobs[o.id];
+    if (!o.result) std::fprintf(stderr, "mad: line %d: %s\n", lines[o.id], o.error.c_str());
+    output.write(job.ref, job.dist, o.result, o.error, choice);
   });
   const std::size_t failures = report.failed;
-  std::fprintf(stderr, "mad: %zu pairs scored, %zu failed, %.2f s\n", rows.size() - failures,
-               failures, report.seconds);
+  std::fprintf(stderr, "mad: %zu pairs scored, %zu failed, %.2f s%s\n", jobs.size() - failures,
+               failures, report.seconds,
+               skipped ? (", " + std::to_string(skipped) + " already done").c_str() : "");
   return failures ? kExitPartial : kExitOk;
+}
+
+// Options that do nothing in the mode chosen are refused by name.
+void refuse_idle_options(const CLI::App& cmd, const ScoreArgs& a) {
+  if (a.list_variants) {
+    for (const CLI::Option* opt : cmd.get_options())
+      if (opt->count() > 0 && opt->get_name() != "--list-variants")
+        throw InvalidArgument("--list-variants takes no other argument (got " + opt->get_name() +
+                              ")");
+    return;
+  }
+  if (a.resume && a.force)
+    throw InvalidArgument("give --resume (continue --out) or --force (replace it), not both");
+  if ((a.resume || a.force) && a.out.empty())
+    throw InvalidArgument(std::string(a.resume ? "--resume" : "--force") +
+                          " applies to the file of --out FILE, and no --out was given");
+  if (!a.pairs.empty()) {
+    if (!a.ref.empty() || !a.dist.empty())
+      throw InvalidArgument("give either REF DIST or --pairs LIST.csv, not both");
+    if (!a.maps_dir.empty()) throw InvalidArgument("--maps is not available with --pairs");
+  }
 }
 
 }  // namespace
@@ -145,7 +261,13 @@ Subcommand add_score_command(CLI::App& root) {
   cmd->add_option(
       "--pairs", args->pairs,
       "CSV list of pairs (columns ref,dist; relative paths resolve against the list's folder)");
-  cmd->add_option("--out", args->out, "Results CSV for --pairs (default: standard output)");
+  cmd->add_option("--out", args->out,
+                  "Results file: CSV, or JSON Lines with --json (default: standard output); "
+                  "refused when it exists, unless --resume or --force");
+  cmd->add_flag("--resume", args->resume,
+                "With --pairs --out: skip the pairs already scored in --out (failed ones are "
+                "retried); refused when --out was made with other settings");
+  cmd->add_flag("--force", args->force, "Replace an existing --out instead of refusing");
   cmd->add_option("--backend", args->backend, "auto | cpu | cuda")->capture_default_str();
   cmd->add_option("--mad-version", args->version,
                   "2011 (x200 on d_detect, the final release) | 2010 (April 2010)")
@@ -166,22 +288,19 @@ Subcommand add_score_command(CLI::App& root) {
   cmd->add_option("--maps", args->maps_dir,
                   "Write map.HI and map.LO into this folder (16-bit PNG scaled to the maximum; "
                   "32-bit float TIFF when built with libtiff)");
-  cmd->add_option("--threads", args->threads, "CPU worker threads (default: all cores)");
-  cmd->add_flag("--json", args->json, "Print one JSON object");
+  cmd->add_option("--threads", args->threads, "CPU worker threads (default: all cores)")
+      ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"));
+  cmd->add_flag("--json", args->json,
+                "Print one JSON object (with --pairs: JSON Lines, one object per pair)");
   cmd->add_flag("--list-variants", args->list_variants, "List the GPU kernel variants and exit");
-  auto run = [args]() -> int {
-    if (args->threads > 0) set_thread_count(args->threads);
+  auto run = [args, cmd]() -> int {
+    refuse_idle_options(*cmd, *args);
     if (args->list_variants) {
       std::cout << describe_variants();
       return kExitOk;
     }
-    if (!args->pairs.empty()) {
-      if (!args->ref.empty() || !args->dist.empty())
-        throw InvalidArgument("give either REF DIST or --pairs LIST.csv, not both");
-      if (!args->maps_dir.empty()) throw InvalidArgument("--maps is not available with --pairs");
-      return run_pairs(*args);
-    }
-    return run_single(*args);
+    if (args->threads > 0) set_thread_count(args->threads);
+    return args->pairs.empty() ? run_single(*cmd, *args) : run_pairs(*cmd, *args);
   };
   return {cmd, run};
 }

@@ -1,6 +1,7 @@
 #include "tests/support/test_support.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -12,6 +13,7 @@
 #include <stdexcept>
 
 #include "common/gpu_info.h"
+#include "common/image_io.h"
 
 namespace mad::test {
 
@@ -107,6 +109,23 @@ Image<double> random_image(int width, int height, std::uint32_t seed, int lo, in
   for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x) img(y, x) = dist(rng);
   return img;
+}
+
+std::filesystem::path fresh_scratch_dir(const std::string& name) {
+  const auto d = std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(d);
+  std::filesystem::create_directories(d);
+  return d;
+}
+
+void write_random_png(const std::string& path, int width, int height, std::uint32_t seed,
+                      int channels) {
+  const Image<double> img = random_image(width * channels, height, seed);
+  RawImage8 raw{width, height, channels, {}};
+  for (int y = 0; y < height; ++y)
+    for (int x = 0; x < width * channels; ++x)
+      raw.samples.push_back(static_cast<std::uint8_t>(img(y, x)));
+  save_png8(path, raw);
 }
 
 double max_abs_diff(ImageView<const double> a, ImageView<const double> b) {

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 
 #include "common/image.h"
@@ -33,6 +34,13 @@ SyntheticPair make_synthetic_pair(int rows, int cols, int variant);
 
 // Seeded uniform random image with integer values in [lo, hi]; the seed is printed by callers.
 Image<double> random_image(int width, int height, std::uint32_t seed, int lo = 0, int hi = 255);
+
+// An empty folder under the temporary directory, named after `name` and the process id.
+std::filesystem::path fresh_scratch_dir(const std::string& name);
+
+// Writes a seeded random 8-bit PNG of `channels` channels (1 gray, 3 RGB) to `path`.
+void write_random_png(const std::string& path, int width, int height, std::uint32_t seed,
+                      int channels = 1);
 
 // Largest |a-b| over two equally sized views (ignores NaN/Inf mismatches: they count as +inf).
 double max_abs_diff(ImageView<const double> a, ImageView<const double> b);

@@ -37,16 +37,9 @@ MadRun run_mad(const std::string& args) {
 class ExitCodes : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    dir_ = fs::temp_directory_path() / ("mad_exit_codes_" + std::to_string(::getpid()));
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = test::fresh_scratch_dir("mad_exit_codes");
     auto png = [](const std::string& name, int w, int h, std::uint32_t seed, int channels = 1) {
-      const Image<double> img = test::random_image(w * channels, h, seed);
-      RawImage8 raw{w, h, channels, {}};
-      for (int y = 0; y < h; ++y)
-        for (int x = 0; x < w * channels; ++x)
-          raw.samples.push_back(static_cast<std::uint8_t>(img(y, x)));
-      save_png8((dir_ / name).string(), raw);
+      test::write_random_png((dir_ / name).string(), w, h, seed, channels);
     };
     png("ref.png", 48, 40, 1);
     png("dist.png", 48, 40, 2);

@@ -1,0 +1,306 @@
+// Every option of `mad score` and `mad eval` either does what it claims or is refused with exit
+// 2 and a message (issue 14). One table per subcommand drives the real binary on tiny images
+// (48x40 pairs; a synthetic KADID-layout dataset of 40x40 images); a last test checks that the
+// tables name every option the parsers know, so a new option needs a row here.
+#include <gtest/gtest.h>
+
+#include <CLI/CLI.hpp>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "common/image_io.h"
+#include "tests/support/test_support.h"
+#include "tools/cli_commands.h"
+
+namespace fs = std::filesystem;
+
+namespace mad {
+namespace {
+
+// One option's row: the options it is given with (added to the subcommand's base arguments),
+// and either the exit code 2 with words of the message, or a check of its effect. Arguments that
+// begin with the subcommand's name are the whole command line.
+struct Row {
+  std::string option;  // the long name the row covers ("REF", "DIR" for positionals)
+  std::string args;
+  bool gpu_only_effect = false;  // on the CPU backend the option must be refused instead
+  std::string refused;           // non-empty: expect exit 2 and this text in the output
+  std::function<void(const test::CommandResult&)> effect;
+};
+
+fs::path g_dir;  // the suite's scratch folder
+
+std::string text(const std::string& name) {
+  std::ifstream in(g_dir / name);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+nlohmann::json json(const std::string& s) {
+  if (s.empty()) {
+    ADD_FAILURE() << "no JSON was written";
+    return nlohmann::json::object();
+  }
+  return nlohmann::json::parse(s);
+}
+std::size_t lines(const std::string& s) {
+  std::size_t n = 0;
+  for (char c : s) n += c == '\n';
+  return n;
+}
+
+class OptionEffects : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = test::fresh_scratch_dir("mad_option_effects");
+    g_dir = dir_;
+    test::write_random_png((dir_ / "ref.png").string(), 48, 40, 1);
+    test::write_random_png((dir_ / "dist.png").string(), 48, 40, 2);
+    std::ofstream(dir_ / "list.csv") << "ref,dist\nref.png,dist.png\ndist.png,ref.png\n";
+    const auto made =
+        mad("eval " + q("data") + " --make-synthetic --synthetic-refs 1 --synthetic-size 40x40");
+    ASSERT_EQ(made.exit_code, 0) << made.out;
+    {  // three pairs are enough, and keep each eval run short
+      std::ifstream in(dir_ / "data" / "dmos.csv");
+      std::string kept, line;
+      for (int n = 0; n < 4 && std::getline(in, line); ++n) kept += line + "\n";
+      in.close();
+      std::ofstream(dir_ / "data" / "dmos.csv") << kept;
+    }
+    std::ofstream(dir_ / "data" / "manifest.csv")
+        << "ref,dist,score\nimages/I01.png,images/I01_01_01.png,1\n"
+           "images/I01.png,images/I01_01_05.png,2\nimages/I01.png,images/I01_02_05.png,3\n";
+  }
+  static void TearDownTestSuite() { fs::remove_all(dir_); }
+
+  static std::string q(const std::string& name) { return "'" + (dir_ / name).string() + "'"; }
+  static test::CommandResult mad(const std::string& args) {
+    return test::run_command("cd '" + dir_.string() + "' && " + MAD_BINARY + " " + args + " 2>&1");
+  }
+  // Runs each row (the files a row writes are removed first) and checks it.
+  static void walk(const std::string& base, const std::vector<Row>& rows) {
+    const bool gpu = test::gpu_available();
+    for (const Row& row : rows) {
+      SCOPED_TRACE(base + " " + row.args);
+      for (const char* f : {"out.csv", "out.csv.settings", "out.json", "sum.json", "rep.html"})
+        fs::remove(dir_ / f);
+      // A row whose arguments name the subcommand runs as it is, without the base.
+      const bool whole = row.args.rfind(base.substr(0, base.find(' ')) + " ", 0) == 0;
+      const test::CommandResult r = mad(whole ? row.args : base + " " + row.args);
+      if (!row.refused.empty() && (!row.gpu_only_effect || !gpu)) {
+        EXPECT_EQ(r.exit_code, kExitUsage) << r.out;
+        EXPECT_NE(r.out.find(row.refused), std::string::npos) << r.out;
+      } else if (row.effect) {
+        row.effect(r);
+      }
+    }
+  }
+  static fs::path dir_;
+};
+fs::path OptionEffects::dir_;
+
+void ok(const test::CommandResult& r) {
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+}
+
+// The rows of `mad score`. Base: no options but the pair (or --pairs) each row adds.
+std::vector<Row> score_rows(const std::string& pair) {
+  const auto j = [](const test::CommandResult& r) {
+    return nlohmann::json::parse(r.out.substr(r.out.find('{')));
+  };
+  const std::string cpu_json = "--backend cpu --json " + pair;
+  return {
+      {"REF", pair, false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(r.out.find("MAD "), r.out.npos);
+       }},
+      {"DIST", "ref.png", false, "REF and DIST"},
+      {"--json", "--json " + pair, false, "",
+       [j](auto& r) {
+         ok(r);
+         EXPECT_TRUE(j(r).contains("backend_reason"));
+       }},
+      {"--backend", cpu_json, false, "",
+       [j](auto& r) {
+         ok(r);
+         EXPECT_EQ(j(r)["backend_reason"], "requested");
+       }},
+      {"--backend", "--backend gpu " + pair, false, "expected auto, cpu or cuda"},
+      {"--mad-version", "--mad-version 2010 " + cpu_json, false, "",
+       [j](auto& r) {
+         ok(r);
+         EXPECT_EQ(j(r)["mad_version"], "2010");
+       }},
+      {"--input-class", "--input-class double " + cpu_json, false, "",
+       [j](auto& r) {
+         ok(r);
+         EXPECT_EQ(j(r)["input_class"], "double");
+       }},
+      {"--precision", "--precision float --json " + pair, true, "needs the CUDA backend",
+       [j](auto& r) {
+         ok(r);
+         EXPECT_EQ(j(r)["precision"], "float");
+       }},
+      {"--precision", "--backend cpu --precision float " + pair, false, "--backend cpu was given"},
+      {"--a5", "--a5 any " + pair, true, "--a5 picks a GPU kernel"},
+      {"--det-variant", "--det-variant any " + pair, true, "--det-variant picks a GPU kernel"},
+      {"--gpu-memory-limit", "--gpu-memory-limit 8GiB " + pair, true, "limits GPU memory",
+       [](auto& r) { ok(r); }},
+      {"--maps", "--backend cpu --maps maps " + pair, false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_FALSE(text("maps/map_hi.png").empty());
+       }},
+      {"--threads", "--backend cpu --threads 1 " + pair, false, "", [](auto& r) { ok(r); }},
+      {"--threads", "--backend cpu --threads 0 " + pair, false, "leave --threads out"},
+      {"--threads", "--backend cpu --threads -2 " + pair, false, "outside [1,"},
+      {"--out", "--backend cpu --out out.csv " + pair, false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_EQ(text("out.csv").rfind("ref,dist,mad", 0), 0u);
+       }},
+      {"--force", "--force " + pair, false, "no --out was given"},
+      {"--resume", "--resume --out out.csv " + pair, false, "one pair is simply scored again"},
+      {"--pairs", "--backend cpu --pairs list.csv", false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(r.out.find("ref,dist,mad"), r.out.npos);
+       }},
+      {"--pairs", "--backend cpu --pairs list.csv --json --out out.json", false, "",
+       [](auto& r) {
+         ok(r);
+         std::istringstream in(text("out.json"));
+         int objects = 0;
+         for (std::string line; std::getline(in, line); ++objects)
+           EXPECT_TRUE(nlohmann::json::parse(line).contains("mad")) << line;
+         EXPECT_EQ(objects, 2);
+       }},
+      {"--list-variants", "--list-variants", false, "", [](auto& r) { ok(r); }},
+      {"--list-variants", "--list-variants --json", false, "takes no other argument"},
+  };
+}
+
+TEST_F(OptionEffects, Score) {
+  walk("score", score_rows(q("ref.png") + " " + q("dist.png")));
+  // --out refuses an existing file; --force replaces it; --resume skips what is done and
+  // refuses other settings, naming them.
+  const std::string pairs = "score --backend cpu --pairs list.csv --out out.csv";
+  fs::remove(dir_ / "out.csv");
+  ok(mad(pairs));
+  EXPECT_EQ(mad(pairs).exit_code, kExitInput);
+  ok(mad(pairs + " --force"));
+  const auto resumed = mad(pairs + " --resume");
+  ok(resumed);
+  EXPECT_NE(resumed.out.find("2 already done"), std::string::npos) << resumed.out;
+  const auto mixed = mad(pairs + " --resume --mad-version 2010");
+  EXPECT_EQ(mixed.exit_code, kExitUsage);
+  EXPECT_NE(mixed.out.find("made with --mad-version 2011; this run uses 2010"), std::string::npos)
+      << mixed.out;
+  fs::remove(dir_ / "out.csv.settings");  // as an older mad left it: settings unknown
+  const auto unknown = mad(pairs + " --resume");
+  EXPECT_EQ(unknown.exit_code, kExitUsage);
+  EXPECT_NE(unknown.out.find("--force"), std::string::npos) << unknown.out;
+}
+
+// The rows of `mad eval`, run on a KADID-layout dataset of three 40x40 pairs.
+std::vector<Row> eval_rows() {
+  const auto summary = [] { return json(text("sum.json")); };
+  const auto results = [] { return text("out.csv"); };
+  return {
+      {"DIR", "", false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(r.out.find("SROCC"), r.out.npos);
+       }},
+      {"--dataset", "--dataset tid2013", false, "", [](auto& r) { EXPECT_EQ(r.exit_code, 3); }},
+      {"--manifest", "--manifest manifest.csv --lower-is-better --json sum.json", false, "",
+       [summary](auto&) { EXPECT_EQ(summary()["dataset"]["name"], "csv"); }},
+      {"--higher-is-better", "--manifest manifest.csv --higher-is-better --json sum.json", false,
+       "",
+       [summary](auto&) { EXPECT_EQ(summary()["dataset"]["subjective_higher_is_better"], true); }},
+      {"--manifest", "--dataset kadid10k --manifest manifest.csv", false, "drop --manifest"},
+      {"--higher-is-better", "--higher-is-better", false, "fixes its own score direction"},
+      {"--lower-is-better", "--manifest manifest.csv --lower-is-better --higher-is-better", false,
+       "not both"},
+      {"--out", "", false, "", [results](auto&) { EXPECT_EQ(lines(results()), 4u); }},
+      {"--resume", "--resume --force", false, "not both"},
+      {"--force", "--force", false, "", [](auto& r) { ok(r); }},
+      {"--json", "--json sum.json", false, "",
+       [summary](auto&) { EXPECT_TRUE(summary().contains("settings")); }},
+      {"--html", "--html rep.html", false, "",
+       [](auto&) { EXPECT_FALSE(text("rep.html").empty()); }},
+      {"--mad-version", "--mad-version 2010", false, "",
+       [results](auto&) { EXPECT_NE(results().find(",2010,"), std::string::npos); }},
+      {"--backend", "--json sum.json", false, "",
+       [summary](auto&) { EXPECT_EQ(summary()["settings"]["backend_reason"], "requested"); }},
+      {"--precision", "--precision float", true, "needs the CUDA backend"},
+      {"--input-class", "--input-class double", false, "",
+       [](auto&) {
+         EXPECT_NE(text("out.csv.settings").find("input_class=double"), std::string::npos);
+       }},
+      {"--a5", "--a5 any", true, "--a5 picks a GPU kernel"},
+      {"--det-variant", "--det-variant any", true, "--det-variant picks a GPU kernel"},
+      {"--gpu-memory-limit", "--gpu-memory-limit 8GiB", true, "limits GPU memory"},
+      {"--gpus", "--gpus 1", false, "--gpus sets the CUDA workers"},
+      {"--gpus", "--gpus -1", false, "outside [0,"},
+      {"--cpu-workers", "--cpu-workers 2 --json sum.json", false, "",
+       [summary](auto&) { EXPECT_EQ(summary()["settings"]["workers"], 2); }},
+      {"--cpu-workers", "--cpu-workers 0", false, "outside [1,"},
+      {"--limit", "--limit 1", false, "", [results](auto&) { EXPECT_EQ(lines(results()), 2u); }},
+      {"--limit", "--limit -1", false, "leave --limit out"},
+      {"--limit", "--limit 0", false, "leave --limit out"},
+      {"--threads", "--threads 1", false, "", [](auto& r) { ok(r); }},
+      {"--threads", "--threads 0", false, "leave --threads out"},
+      {"--bootstrap", "--bootstrap 7 --json sum.json", false, "",
+       [summary](auto&) { EXPECT_EQ(summary()["settings"]["bootstrap"]["resamples"], 7); }},
+      {"--bootstrap", "--bootstrap 0", false, "outside [1,"},
+      {"--seed", "--seed 7 --json sum.json", false, "",
+       [summary](auto&) { EXPECT_EQ(summary()["settings"]["bootstrap"]["seed"], 7); }},
+      {"--seed", "--seed -1", false, "outside [0,"},
+      {"--make-synthetic", "--make-synthetic --limit 2", false,
+       "has no effect with --make-synthetic"},
+      {"--synthetic-refs", "--synthetic-refs 2", false, "only applies with --make-synthetic"},
+      {"--synthetic-refs", "eval more --make-synthetic --synthetic-refs 0", false, "outside [1,"},
+      {"--synthetic-size", "eval more --make-synthetic --synthetic-size 20x20", false, ">= 34"},
+  };
+}
+
+TEST_F(OptionEffects, Eval) {
+  const std::vector<Row> rows = eval_rows();
+  walk("eval data --backend cpu --out out.csv", rows);
+  // The settings of --out are checked on --resume, naming the difference.
+  const std::string base = "eval data --backend cpu --out out.csv --limit 2 --bootstrap 20";
+  fs::remove(dir_ / "out.csv");
+  ok(mad(base));
+  const auto mixed = mad(base + " --resume --input-class double");
+  EXPECT_EQ(mixed.exit_code, kExitUsage);
+  EXPECT_NE(mixed.out.find("made with --input-class auto; this run uses double"), std::string::npos)
+      << mixed.out;
+}
+
+// The tables above cover every option the parsers know.
+TEST(OptionEffectsTables, NameEveryOption) {
+  CLI::App root{"mad"};
+  const cli::Subcommand score = cli::add_score_command(root);
+  const cli::Subcommand eval = cli::add_eval_command(root);
+  std::set<std::string> score_names, eval_names;
+  for (const Row& row : score_rows("")) score_names.insert(row.option);
+  for (const Row& row : eval_rows()) eval_names.insert(row.option);
+  for (const auto& [cmd, names] : {std::pair{score.app, score_names}, {eval.app, eval_names}})
+    for (const CLI::Option* opt : cmd->get_options()) {
+      if (opt == cmd->get_help_ptr()) continue;
+      EXPECT_TRUE(names.count(opt->get_name())) << cmd->get_name() << " " << opt->get_name();
+    }
+}
+
+}  // namespace
+}  // namespace mad
