@@ -113,4 +113,23 @@ bool a5_launch_needed(const A5Input<Real>& in, const A5Output<Real>& out, const 
   return true;
 }
 
+// The host side every A5 variant shares: the argument checks above (nothing launched when
+// there is nothing to do), the CTA grid (CTAs of cta_blocks_x x cta_blocks_y blocks, one
+// grid.z slice per subband; more than 65535 CTA rows are refused), then
+// `launch(samples, cta_grid)` with a value of the input's sample source type (RealSamples or
+// ModulusSamples, used only for its type) and the launch check. Does not synchronize.
+template <class Real, class Launch>
+void launch_a5_variant(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
+                       const char* who, int cta_blocks_x, int cta_blocks_y, Launch&& launch) {
+  if (!a5_launch_needed(in, out, grid, who)) return;
+  const dim3 cta_grid((grid.cols + cta_blocks_x - 1) / cta_blocks_x,
+                      (grid.rows + cta_blocks_y - 1) / cta_blocks_y, in.count);
+  if (cta_grid.y > 65535) throw InvalidArgument(std::string(who) + ": image too tall");
+  if (in.complex_modulus)
+    launch(ModulusSamples<Real>{}, cta_grid);
+  else
+    launch(RealSamples<Real>{}, cta_grid);
+  MAD_CUDA_CHECK_LAUNCH();
+}
+
 }  // namespace mad::appearance::detail

@@ -127,28 +127,17 @@ __global__ void __launch_bounds__(kThreadsX* kThreadsY)
   }
 }
 
-template <class Real, class Samples>
-void launch(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
-            cudaStream_t stream) {
-  const dim3 block(kThreadsX, kThreadsY);
-  const dim3 cta_grid((grid.cols + kCtaBlocksX - 1) / kCtaBlocksX,
-                      (grid.rows + kCtaBlocksY - 1) / kCtaBlocksY, in.count);
-  if (cta_grid.y > 65535) throw InvalidArgument("a5-direct: image too tall");
-  a5_direct_kernel<Real, Samples><<<cta_grid, block, 0, stream>>>(
-      in, out, grid.rows, grid.cols, grid.image_height, grid.image_width);
-  MAD_CUDA_CHECK_LAUNCH();
-}
-
 }  // namespace
 
 template <class Real>
 void launch_a5_direct(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
                       cudaStream_t stream) {
-  if (!detail::a5_launch_needed(in, out, grid, "a5-direct")) return;
-  if (in.complex_modulus)
-    launch<Real, detail::ModulusSamples<Real>>(in, out, grid, stream);
-  else
-    launch<Real, detail::RealSamples<Real>>(in, out, grid, stream);
+  detail::launch_a5_variant(
+      in, out, grid, "a5-direct", kCtaBlocksX, kCtaBlocksY, [&](auto samples, dim3 cta_grid) {
+        a5_direct_kernel<Real, decltype(samples)>
+            <<<cta_grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(
+                in, out, grid.rows, grid.cols, grid.image_height, grid.image_width);
+      });
 }
 
 template void launch_a5_direct<double>(const A5Input<double>&, const A5Output<double>&,

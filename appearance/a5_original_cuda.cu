@@ -45,27 +45,16 @@ __global__ void __launch_bounds__(kThreadsX* kThreadsY)
   detail::store_block_stats(out, subband, by, bx, s2, s3, s4);
 }
 
-template <class Real, class Samples>
-void launch(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
-            cudaStream_t stream) {
-  const dim3 block(kThreadsX, kThreadsY);
-  const dim3 cta_grid((grid.cols + kThreadsX - 1) / kThreadsX,
-                      (grid.rows + kThreadsY - 1) / kThreadsY, in.count);
-  if (cta_grid.y > 65535) throw InvalidArgument("a5-original: image too tall");
-  a5_original_kernel<Real, Samples><<<cta_grid, block, 0, stream>>>(in, out, grid.rows, grid.cols);
-  MAD_CUDA_CHECK_LAUNCH();
-}
-
 }  // namespace
 
 template <class Real>
 void launch_a5_original(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
                         cudaStream_t stream) {
-  if (!detail::a5_launch_needed(in, out, grid, "a5-original")) return;
-  if (in.complex_modulus)
-    launch<Real, detail::ModulusSamples<Real>>(in, out, grid, stream);
-  else
-    launch<Real, detail::RealSamples<Real>>(in, out, grid, stream);
+  detail::launch_a5_variant(
+      in, out, grid, "a5-original", kThreadsX, kThreadsY, [&](auto samples, dim3 cta_grid) {
+        a5_original_kernel<Real, decltype(samples)>
+            <<<cta_grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, grid.rows, grid.cols);
+      });
 }
 
 template void launch_a5_original<double>(const A5Input<double>&, const A5Output<double>&,

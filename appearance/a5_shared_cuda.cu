@@ -59,26 +59,14 @@ __global__ void __launch_bounds__(kSide* kSide)
     detail::store_block_stats(out, subband, by, bx, m2[0][0], m3[0][0], m4[0][0]);
 }
 
-template <class Real, class Samples>
-void launch(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
-            cudaStream_t stream) {
-  if (grid.rows > 65535) throw InvalidArgument("a5-shared: image too tall");
-  const dim3 block(kSide, kSide);
-  const dim3 cta_grid(grid.cols, grid.rows, in.count);
-  a5_shared_kernel<Real, Samples><<<cta_grid, block, 0, stream>>>(in, out);
-  MAD_CUDA_CHECK_LAUNCH();
-}
-
 }  // namespace
 
 template <class Real>
 void launch_a5_shared(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
                       cudaStream_t stream) {
-  if (!detail::a5_launch_needed(in, out, grid, "a5-shared")) return;
-  if (in.complex_modulus)
-    launch<Real, detail::ModulusSamples<Real>>(in, out, grid, stream);
-  else
-    launch<Real, detail::RealSamples<Real>>(in, out, grid, stream);
+  detail::launch_a5_variant(in, out, grid, "a5-shared", 1, 1, [&](auto samples, dim3 cta_grid) {
+    a5_shared_kernel<Real, decltype(samples)><<<cta_grid, dim3(kSide, kSide), 0, stream>>>(in, out);
+  });
 }
 
 template void launch_a5_shared<double>(const A5Input<double>&, const A5Output<double>&,

@@ -30,22 +30,39 @@ __device__ void stage_tile(const Pixels& px, int width, int height, Real* tile) 
   }
 }
 
+// This thread's grid block, once the group's pixels are staged in `tile` (every thread of the
+// CUDA block calls this, it synchronizes): row r, column c, top-left (ly, lx) inside the tile,
+// index b in the grid arrays; inside is false past the grid's edge (the thread then returns).
+struct GroupBlock {
+  int r, c, ly, lx;
+  long long b;
+  bool inside;
+};
+
+template <class Real, class Pixels>
+__device__ __forceinline__ GroupBlock stage_group(const Pixels& px, int width, int height,
+                                                  int grid_rows, int grid_cols, Real* tile) {
+  stage_tile(px, width, height, tile);
+  __syncthreads();
+  const int r = blockIdx.y * kGroupY + threadIdx.y, c = blockIdx.x * kGroupX + threadIdx.x;
+  const int ly = threadIdx.y * kBlockStride, lx = threadIdx.x * kBlockStride;
+  const long long b = static_cast<long long>(r) * grid_cols + c;
+  return {r, c, ly, lx, b, r < grid_rows && c < grid_cols};
+}
+
 template <class Real>
 __global__ void block_stats_shared_reference_kernel(const Real* __restrict__ csf_ref, int width,
                                                     int height, int grid_rows, int grid_cols,
                                                     Real* __restrict__ mean_ref,
                                                     Real* __restrict__ std_min_ref) {
   __shared__ Real tile[kTileW * kTileH];
-  stage_tile(GlobalPixels<Real>{csf_ref, width}, width, height, tile);
-  __syncthreads();
-  const int r = blockIdx.y * kGroupY + threadIdx.y, c = blockIdx.x * kGroupX + threadIdx.x;
-  if (r >= grid_rows || c >= grid_cols) return;
+  const GroupBlock g =
+      stage_group(GlobalPixels<Real>{csf_ref, width}, width, height, grid_rows, grid_cols, tile);
+  if (!g.inside) return;
   const SharedPixels<Real> px{tile, kTileW};
-  const int ly = threadIdx.y * kBlockStride, lx = threadIdx.x * kBlockStride;
-  const long long b = static_cast<long long>(r) * grid_cols + c;
-  mean_ref[b] = window_mean<Real>(px, ly, lx, kBlockSize);
-  std_min_ref[b] =
-      min_window8_std<Real>(px, r * kBlockStride, c * kBlockStride, ly, lx, width, height);
+  mean_ref[g.b] = window_mean<Real>(px, g.ly, g.lx, kBlockSize);
+  std_min_ref[g.b] =
+      min_window8_std<Real>(px, g.r * kBlockStride, g.c * kBlockStride, g.ly, g.lx, width, height);
 }
 
 template <class Real>
@@ -54,20 +71,17 @@ __global__ void block_stats_shared_error_kernel(
     int grid_rows, int grid_cols, const Real* __restrict__ mean_ref,
     const Real* __restrict__ std_min_ref, Real* __restrict__ std_err, Real* __restrict__ mask) {
   __shared__ Real tile[kTileW * kTileH];
-  stage_tile(GlobalErrorPixels<Real>{csf_dst, csf_ref, width}, width, height, tile);
-  __syncthreads();
-  const int r = blockIdx.y * kGroupY + threadIdx.y, c = blockIdx.x * kGroupX + threadIdx.x;
-  if (r >= grid_rows || c >= grid_cols) return;
+  const GroupBlock g = stage_group(GlobalErrorPixels<Real>{csf_dst, csf_ref, width}, width, height,
+                                   grid_rows, grid_cols, tile);
+  if (!g.inside) return;
   const SharedPixels<Real> px{tile, kTileW};
-  const int ly = threadIdx.y * kBlockStride, lx = threadIdx.x * kBlockStride;
-  const long long b = static_cast<long long>(r) * grid_cols + c;
-  const Real mean = window_mean<Real>(px, ly, lx, kBlockSize);
-  const Real sd = window_std<Real>(px, ly, lx, kBlockSize, mean);
-  if (std_err) std_err[b] = sd;
+  const Real mean = window_mean<Real>(px, g.ly, g.lx, kBlockSize);
+  const Real sd = window_std<Real>(px, g.ly, g.lx, kBlockSize, mean);
+  if (std_err) std_err[g.b] = sd;
   if (mask)
-    mask[b] = static_cast<Real>(visibility_mask_of(static_cast<double>(mean_ref[b]),
-                                                   static_cast<double>(std_min_ref[b]),
-                                                   static_cast<double>(sd)));
+    mask[g.b] = static_cast<Real>(visibility_mask_of(static_cast<double>(mean_ref[g.b]),
+                                                     static_cast<double>(std_min_ref[g.b]),
+                                                     static_cast<double>(sd)));
 }
 
 dim3 groups_for(const BlockGrid& g) {

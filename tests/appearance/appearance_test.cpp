@@ -8,7 +8,7 @@
 #include "appearance/appearance.h"
 #include "appearance/appearance_cpu.h"
 #include "common/parallel.h"
-#include "tests/appearance/png_gray.h"
+#include "tests/support/png_gray.h"
 #include "tests/support/test_support.h"
 
 namespace mad::appearance {
@@ -21,7 +21,7 @@ constexpr double kScalarRelTol = 1e-12;
 constexpr double kMapAbsTol = 1e-11;
 
 Image<double> load_image(const std::string& name) {
-  return appearance_test::read_gray8_png(test::data_path("reference/images/" + name));
+  return test::load_reference_image(name);
 }
 
 struct RocketPair {

@@ -9,7 +9,7 @@
 #include "appearance/log_gabor.h"
 #include "appearance/subband_magnitude.h"
 #include "common/fft_cpu.h"
-#include "tests/appearance/png_gray.h"
+#include "tests/support/png_gray.h"
 #include "tests/support/test_support.h"
 
 namespace mad::appearance {
@@ -91,8 +91,7 @@ TEST(SubbandMagnitude, WritesIntoAPaddedPitchView) {
 }
 
 TEST(SubbandMagnitude, RocketReferenceScale1Orientation1) {
-  const Image<double> ref =
-      appearance_test::read_gray8_png(test::data_path("reference/images/rocket_333x257.png"));
+  const Image<double> ref = test::load_reference_image("rocket_333x257.png");
   const Image<double> want = test::load_reference_map("lo_s1_o1_absgab_ref");
   ASSERT_EQ(want.width(), ref.width());
   ASSERT_EQ(want.height(), ref.height());

@@ -7,7 +7,7 @@
 
 #include "common/block_grid.h"
 #include "common/image.h"
-#include "tests/detection/png_gray.h"
+#include "tests/support/png_gray.h"
 #include "tests/support/test_support.h"
 
 namespace mad::test {
@@ -17,14 +17,9 @@ struct RocketPair {
 };
 
 inline const RocketPair& rocket_pair() {
-  static const RocketPair pair{
-      load_png_gray8(data_path("reference/images/rocket_333x257.png")),
-      load_png_gray8(data_path("reference/images/rocket_333x257__jpeg_q30.png"))};
+  static const RocketPair pair{load_reference_image("rocket_333x257.png"),
+                               load_reference_image("rocket_333x257__jpeg_q30.png")};
   return pair;
-}
-
-inline Image<double> load_reference_image(const std::string& file) {
-  return load_png_gray8(data_path("reference/images/" + file));
 }
 
 // A block-grid array written to its tiles, as the original's full-size maps.

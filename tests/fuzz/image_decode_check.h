@@ -4,7 +4,12 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "common/error.h"
 #include "common/image_io_detail.h"
 #include "tests/fuzz/fuzz_support.h"
 
@@ -36,6 +41,24 @@ inline void check_decoded_and_convert(io_detail::DecodedImage&& decoded) {
       const double v = gray.pixels(y, x);
       require(std::isfinite(v) && v >= 0.0 && v <= 255.0, "gray values lie in 0..255");
     }
+}
+
+// The whole body of a single-format decoder target: `data` through `decode` (one of
+// io_detail's decode_png/decode_jpeg/decode_tiff), an InputError being the expected refusal of
+// corrupt data, anything decoded then checked and converted. Always returns 0 (libFuzzer).
+using DecodeFunction = io_detail::DecodedImage (*)(const std::string& path,
+                                                   const std::vector<std::uint8_t>& bytes);
+inline int decode_check_and_convert(DecodeFunction decode, const std::string& path,
+                                    const std::uint8_t* data, std::size_t size) {
+  const std::vector<std::uint8_t> bytes(data, data + size);
+  io_detail::DecodedImage decoded;
+  try {
+    decoded = decode(path, bytes);
+  } catch (const InputError&) {
+    return 0;  // rejected with a message: the expected outcome for corrupt data
+  }
+  check_decoded_and_convert(std::move(decoded));
+  return 0;
 }
 
 }  // namespace mad::fuzz

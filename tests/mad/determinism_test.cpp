@@ -80,6 +80,18 @@ ScoreOptions options(Backend backend, bool maps) {
   return o;
 }
 
+// Every pair through one BatchScorer built with `o`, submitted in order and tagged by index;
+// the finished pairs as they come back, drain included.
+std::vector<BatchScorer::Finished> run_batch(const ScoreOptions& o,
+                                             const std::vector<Pair>& pairs) {
+  BatchScorer batch(o);
+  std::vector<BatchScorer::Finished> done;
+  for (std::size_t k = 0; k < pairs.size(); ++k)
+    for (auto& f : batch.submit(k, pairs[k].ref, pairs[k].dst)) done.push_back(std::move(f));
+  for (auto& f : batch.drain()) done.push_back(std::move(f));
+  return done;
+}
+
 TEST(Determinism, CpuScoresAndMapsAreIdenticalAcrossThreadCounts) {
   ThreadCountGuard guard;
   const std::vector<Pair> pairs = test_pairs();
@@ -108,11 +120,7 @@ TEST(Determinism, CpuScoresAreIdenticalAcrossRunsAndApis) {
     expect_identical(once[k], scorer.score(*pairs[k].ref, *pairs[k].dst),
                      "Scorer, pair " + std::to_string(k));
   // Run 3: the batch API, in order.
-  BatchScorer batch(options(Backend::Cpu, false));
-  std::vector<BatchScorer::Finished> done;
-  for (std::size_t k = 0; k < pairs.size(); ++k)
-    for (auto& f : batch.submit(k, pairs[k].ref, pairs[k].dst)) done.push_back(std::move(f));
-  for (auto& f : batch.drain()) done.push_back(std::move(f));
+  const std::vector<BatchScorer::Finished> done = run_batch(options(Backend::Cpu, false), pairs);
   ASSERT_EQ(done.size(), pairs.size());
   for (const auto& f : done) {
     ASSERT_TRUE(f.ok) << f.error;
@@ -136,11 +144,7 @@ TEST(Determinism, GpuScoresAreIdenticalAcrossRunsAndBatches) {
         expect_identical(once[k], scorer.score(*pairs[k].ref, *pairs[k].dst),
                          "GPU Scorer run " + std::to_string(run) + ", pair " + std::to_string(k));
     o.want_maps = false;
-    BatchScorer batch(o);
-    std::vector<BatchScorer::Finished> done;
-    for (std::size_t k = 0; k < pairs.size(); ++k)
-      for (auto& f : batch.submit(k, pairs[k].ref, pairs[k].dst)) done.push_back(std::move(f));
-    for (auto& f : batch.drain()) done.push_back(std::move(f));
+    const std::vector<BatchScorer::Finished> done = run_batch(o, pairs);
     ASSERT_EQ(done.size(), pairs.size());
     for (const auto& f : done) {
       ASSERT_TRUE(f.ok) << f.error;

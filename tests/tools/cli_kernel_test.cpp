@@ -17,15 +17,14 @@
 #include "tests/common/image_io_test_util.h"
 #include "tests/kernels/kernel_test_util.h"
 #include "tests/support/test_support.h"
+#include "tests/tools/run_mad.h"
 
 namespace fs = std::filesystem;
 
 namespace mad {
 namespace {
 
-test::CommandResult run_mad(const std::string& args) {
-  return test::run_command(std::string(MAD_BINARY) + " " + args + " 2>&1");
-}
+using test::run_mad;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;

@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "tests/support/test_support.h"
+#include "tests/tools/run_mad.h"
 
 namespace fs = std::filesystem;
 
@@ -20,9 +21,7 @@ namespace {
 
 using RunResult = test::CommandResult;
 
-RunResult run_mad(const std::string& args) {
-  return test::run_command(std::string(MAD_BINARY) + " " + args + " 2>&1");
-}
+using test::run_mad;
 
 std::string img(const std::string& name) {
   return "'" + test::data_path("reference/images/" + name) + "'";

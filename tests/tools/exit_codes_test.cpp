@@ -20,6 +20,7 @@
 #include "common/gpu_info.h"
 #include "common/image_io.h"
 #include "tests/support/test_support.h"
+#include "tests/tools/run_mad.h"
 
 namespace fs = std::filesystem;
 
@@ -28,9 +29,7 @@ namespace {
 
 using MadRun = test::CommandResult;
 
-MadRun run_mad(const std::string& args) {
-  return test::run_command(std::string(MAD_BINARY) + " " + args + " 2>&1");
-}
+using test::run_mad;
 
 // A scratch folder with two 48x40 gray PNGs (a pair), a 20x20 one (too small for MAD), a
 // 40x48 one (other size), an RGB one (for `mad kernel gray`), a corrupt one and pairs lists.

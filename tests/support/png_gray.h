@@ -1,16 +1,18 @@
-// A tiny 8-bit gray PNG reader for the appearance tests, through libpng's simplified API. The
-// product's image loader lives elsewhere; these tests deliberately do not depend on it.
+// A tiny 8-bit gray PNG reader for the tests, on libpng's simplified API. The product's image
+// loader (common/image_io) is tested on its own; reference images are read without it.
 #pragma once
 
 #include <png.h>
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "common/image.h"
+#include "tests/support/test_support.h"
 
-namespace mad::appearance_test {
+namespace mad::test {
 
 // Reads an 8-bit gray PNG as raw values 0..255 in doubles. Anything else (colour, 16-bit,
 // palette) is refused rather than converted, so a test never sees a silently altered image.
@@ -33,4 +35,9 @@ inline Image<double> read_gray8_png(const std::string& path) {
   return out;
 }
 
-}  // namespace mad::appearance_test
+// The reference photograph tests/data/reference/images/<file>.
+inline Image<double> load_reference_image(const std::string& file) {
+  return read_gray8_png(data_path("reference/images/" + file));
+}
+
+}  // namespace mad::test
