@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "datasets/dataset_io.h"
+#include "mad/variants.h"
 
 namespace mad::datasets {
 namespace {
@@ -26,21 +27,18 @@ const Field kFields[] = {
     {"det_variant", "--det-variant", &RunSettings::det_variant},
 };
 
-std::string or_default(const std::string& variant) {
-  return variant.empty() ? "default" : variant;
-}
-
 }  // namespace
 
 RunSettings run_settings(const ScoreOptions& o, Backend backend) {
   const bool gpu = backend == Backend::Cuda;
-  // The CPU path has one precision and no variants; the CLI refuses them there.
+  // The CPU path has one precision and no variants; the CLI refuses them there. Variants are
+  // recorded by the name that runs, so "" and the default's name resume each other.
   return {to_string(o.version),
           to_string(o.input_class),
           gpu ? to_string(o.precision) : "double",
           to_string(backend),
-          gpu ? or_default(o.a5_variant) : "none",
-          gpu ? or_default(o.det_variant) : "none"};
+          gpu ? resolve_a5_variant(o.a5_variant) : "none",
+          gpu ? resolve_detection_variant(o.det_variant) : "none"};
 }
 
 std::string settings_path(const std::string& results_path) {

@@ -26,4 +26,12 @@ std::string describe_variants() {
                   detection::detection_stats_variants());
 }
 
+std::string resolve_a5_variant(const std::string& name) {
+  return appearance::a5_variants().resolve(name);
+}
+
+std::string resolve_detection_variant(const std::string& name) {
+  return detection::detection_stats_variants().resolve(name);
+}
+
 }  // namespace mad

@@ -10,4 +10,10 @@ namespace mad {
 // default marked.
 std::string describe_variants();
 
+// The registered name a user-given `--a5` / `--det-variant` value selects ("" is the default),
+// so that results files record what ran, not how it was spelled. Unknown names throw
+// InvalidArgument listing the registered ones (in every build: the registries are CUDA-free).
+std::string resolve_a5_variant(const std::string& name);
+std::string resolve_detection_variant(const std::string& name);
+
 }  // namespace mad
