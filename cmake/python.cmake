@@ -20,7 +20,11 @@ function(mad_python_imports python modules result)
   endif()
 endfunction()
 
-if(MAD_PYTHON)
+if(MAD_PYTHON AND (MAD_SANITIZE OR MAD_BUILD_FUZZERS))
+  # An extension compiled with ASan cannot be loaded into the uninstrumented interpreter (the
+  # ASan runtime must come first), so sanitizer and fuzzing builds leave the module out.
+  set(MAD_PYTHON_REPORT "OFF (sanitizer/fuzzing build: an instrumented extension cannot load into python3)")
+elseif(MAD_PYTHON)
   if(NOT Python3_EXECUTABLE)
     find_program(mad_path_python3 NAMES python3 NO_CACHE)
     set(with_numpy "")
