@@ -44,7 +44,7 @@ def test_gpu_errors(torch):
     a = torch.zeros((40, 40, 3), dtype=torch.float32, device="cuda")
     with pytest.raises(ValueError, match="colour GPU input must be uint8"):
         mad.score(a, a)
-    with pytest.raises(ValueError, match="both host images or both GPU arrays"):
+    with pytest.raises(ValueError, match="must both be host images or both GPU arrays"):
         mad.score(a[..., 0], a[..., 0].cpu().numpy())
     with pytest.raises(ValueError, match="backend 'cpu' cannot score GPU arrays"):
         mad.score(a[..., 0], a[..., 0], backend="cpu")
