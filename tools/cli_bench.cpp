@@ -15,6 +15,7 @@
 #include "tools/bench/report.h"
 #include "tools/bench/runners.h"
 #include "tools/cli_commands.h"
+#include "tools/cli_options.h"
 
 namespace mad::cli {
 namespace {
@@ -66,8 +67,7 @@ int run_bench_command(const BenchCliState& st) {
   bench::BenchConfig config = bench::default_config(st.quick);
   config.groups = bench::parse_list(st.kernels, bench::bench_groups(), "--kernels");
   if (!st.sizes.empty()) config.sizes = bench::parse_sizes(st.sizes);
-  if (st.repeat < 0) throw InvalidArgument("--repeat must be >= 1");
-  if (st.repeat > 0) config.gpu_runs = st.repeat;
+  if (st.repeat > 0) config.gpu_runs = st.repeat;  // 0: not given (the parser refuses < 1)
   if (st.precision == "both")
     config.precisions = {"double", "float"};
   else if (st.precision == "double" || st.precision == "float")
@@ -107,7 +107,8 @@ Subcommand add_bench_command(CLI::App& root) {
   cmd->add_option("--sizes", st->sizes,
                   "Comma list WxH replacing every group's default sizes, e.g. 512x384,1080x800");
   cmd->add_option("--repeat", st->repeat,
-                  "Timed GPU runs per measurement (default 21; 5 with --quick)");
+                  "Timed GPU runs per measurement (default 21; 5 with --quick)")
+      ->check(decimal_in_range(1, 100000, "leave --repeat out for the default"));
   cmd->add_option("--precision", st->precision,
                   "Precision of the MAD stages on the GPU: double | float | both")
       ->capture_default_str();

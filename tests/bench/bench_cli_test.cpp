@@ -244,6 +244,12 @@ TEST(BenchCli, BadArgumentsAreUsageErrors) {
   EXPECT_EQ(run_bench("--quick --format xml").exit_code, 2);
   EXPECT_EQ(run_bench("--quick --precision half").exit_code, 2);
   EXPECT_EQ(run_bench("--quick --repeat -3").exit_code, 2);
+  // 0 used to mean "the default" silently; octal and hex were read as numbers (issue 14).
+  for (const char* repeat : {"0", "017", "0x10", "2.5"}) {
+    const BenchRun r = run_bench(std::string("--quick --kernels combine --repeat ") + repeat);
+    EXPECT_EQ(r.exit_code, 2) << repeat;
+    EXPECT_NE(r.err.find("--repeat"), std::string::npos) << r.err;
+  }
   EXPECT_EQ(run_bench("--summary-from x.json --quick").exit_code, 2);
   EXPECT_EQ(run_bench("--summary-from '" + (scratch() / "missing.json").string() + "'").exit_code,
             3);
