@@ -1,7 +1,8 @@
-// Every option of `mad score` and `mad eval` either does what it claims or is refused with exit
-// 2 and a message (issue 14). One table per subcommand drives the real binary on tiny images
-// (48x40 pairs; a synthetic KADID-layout dataset of 40x40 images); a last test checks that the
-// tables name every option the parsers know, so a new option needs a row here.
+// Every option of `mad score`, `mad eval`, `mad kernel` and `mad bench` either does what it
+// claims or is refused with exit 2 and a message (issue 14). One table per subcommand drives the
+// real binary on tiny images (48x40 pairs; a synthetic KADID-layout dataset of 40x40 images); a
+// last test checks that the tables name every option the parsers know, so a new option needs a row
+// here.
 #include <gtest/gtest.h>
 
 #include <CLI/CLI.hpp>
@@ -90,7 +91,8 @@ class OptionEffects : public ::testing::Test {
     const bool gpu = test::gpu_available();
     for (const Row& row : rows) {
       SCOPED_TRACE(base + " " + row.args);
-      for (const char* f : {"out.csv", "out.csv.settings", "out.json", "sum.json", "rep.html"})
+      for (const char* f :
+           {"out.csv", "out.csv.settings", "out.json", "sum.json", "rep.html", "k.png", "k.jpg"})
         fs::remove(dir_ / f);
       // A row whose arguments name the subcommand runs as it is, without the base.
       const bool whole = row.args.rfind(base.substr(0, base.find(' ')) + " ", 0) == 0;
@@ -287,15 +289,145 @@ TEST_F(OptionEffects, Eval) {
       << mixed.out;
 }
 
+// The rows of `mad kernel`. Base: smooth on the 48x40 reference into k.png, on the CPU.
+std::vector<Row> kernel_rows() {
+  const auto j = [](const test::CommandResult& r) {
+    return nlohmann::json::parse(r.out.substr(r.out.find('{')));
+  };
+  const std::string nick = "kernel nick ref.png k.png --backend cpu --json ";
+  return {
+      {"KERNEL", "kernel nope ref.png k.png", false, "unknown kernel 'nope'"},
+      {"KERNEL", "kernel histogram ref.png --backend cpu --json", false, "",
+       [j](auto& r) {
+         ok(r);
+         EXPECT_EQ(j(r)["kernel"], "histogram");
+         EXPECT_EQ(j(r)["histogram"].size(), 256u);
+       }},
+      {"IN", "kernel smooth missing.png k.png --backend cpu", false, "",
+       [](auto& r) { EXPECT_EQ(r.exit_code, kExitInput) << r.out; }},
+      {"OUT", "", false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_EQ(text("k.png").substr(1, 3), "PNG");
+       }},
+      {"OUT", "kernel smooth ref.png k.jpg --backend cpu", false, "this build writes .png"},
+      {"--variant", "--variant tile", false, "cannot be combined with --backend cpu"},
+      {"--window", nick + "--window 7", false, "",
+       [j](auto& r) {
+         ok(r);
+         EXPECT_EQ(j(r)["nick"]["window"], 7);
+       }},
+      {"--window", "--window 7", false, "apply to nick only"},
+      {"--window", "kernel nick ref.png k.png --backend cpu --window 0", false, "outside [2, 101]"},
+      {"--window", "kernel nick ref.png k.png --backend cpu --window 017", false,
+       "not a decimal integer"},
+      {"--k", nick + "--k -0.05", false, "",
+       [j](auto& r) {
+         ok(r);
+         EXPECT_EQ(j(r)["nick"]["k"], -0.05);
+       }},
+      {"--k", "--k -0.1", false, "apply to nick only"},
+      {"--backend", "--json", false, "",
+       [j](auto& r) {
+         ok(r);
+         EXPECT_EQ(j(r)["backend"], "cpu");
+       }},
+      {"--backend", "kernel smooth ref.png k.png --backend gpu", false, "unknown backend 'gpu'"},
+      {"--json", "--json", false, "",
+       [j](auto& r) {
+         ok(r);
+         EXPECT_EQ(j(r)["kernel"], "smooth");
+       }},
+      {"--list-variants", "kernel --list-variants", false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(r.out.find("smooth"), std::string::npos) << r.out;
+       }},
+      {"--list-variants", "kernel --list-variants --json", false, "excludes"},
+  };
+}
+
+// The rows of `mad bench`. Base: the quick run of the combine group (CPU rows only here; with a
+// GPU its GPU rows too), in seconds.
+std::vector<Row> bench_rows() {
+  const auto report = [] { return json(text("out.json")); };
+  const std::string base = "bench --quick --kernels combine";
+  return {
+      {"--kernels", "--format json", false, "",
+       [](auto& r) {
+         ok(r);
+         const auto doc = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+         for (const auto& row : doc["rows"]) EXPECT_EQ(row["group"], "combine");
+       }},
+      {"--kernels", "bench --quick --kernels combine,nope", false, "nope"},
+      {"--sizes", "bench --quick --kernels gray --sizes 40x36 --format csv", false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(r.out.find(",40,36,"), std::string::npos) << r.out;
+       }},
+      {"--sizes", "--sizes 0x5", false, "--sizes"},
+      {"--repeat", "--repeat 3", false, "", [](auto& r) { ok(r); }},
+      {"--repeat", "--repeat 0", false, "leave --repeat out"},
+      {"--precision", "--precision float", false, "", [](auto& r) { ok(r); }},
+      {"--precision", "--precision half", false, "--precision"},
+      {"--format", "--format csv", false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(r.out.find("group,case"), std::string::npos) << r.out;
+       }},
+      {"--format", "--format xml", false, "--format"},
+      {"--html", "--html rep.html", false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(text("rep.html").find("<html"), std::string::npos);
+       }},
+      {"--markdown", "--markdown out.csv", false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(text("out.csv").find("|"), std::string::npos);
+       }},
+      {"--quick", base + " --format json", false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(r.out.find("\"quick\": true"), std::string::npos);
+       }},
+      {"--summary-from",
+       base + " --format json > out.json && " + MAD_BINARY +
+           " bench --summary-from out.json --html rep.html",
+       false, "",
+       [report](auto& r) {
+         ok(r);
+         EXPECT_FALSE(report()["rows"].empty());
+         EXPECT_NE(text("rep.html").find("<html"), std::string::npos);
+       }},
+      {"--summary-from", "bench --summary-from out.json --quick", false, "--summary-from"},
+  };
+}
+
+TEST_F(OptionEffects, Kernel) {
+  walk("kernel smooth ref.png k.png --backend cpu", kernel_rows());
+}
+
+TEST_F(OptionEffects, Bench) {
+  walk("bench --quick --kernels combine", bench_rows());
+}
+
 // The tables above cover every option the parsers know.
 TEST(OptionEffectsTables, NameEveryOption) {
   CLI::App root{"mad"};
   const cli::Subcommand score = cli::add_score_command(root);
   const cli::Subcommand eval = cli::add_eval_command(root);
-  std::set<std::string> score_names, eval_names;
+  const cli::Subcommand kernel = cli::add_kernel_command(root);
+  const cli::Subcommand bench = cli::add_bench_command(root);
+  std::set<std::string> score_names, eval_names, kernel_names, bench_names;
   for (const Row& row : score_rows("")) score_names.insert(row.option);
   for (const Row& row : eval_rows()) eval_names.insert(row.option);
-  for (const auto& [cmd, names] : {std::pair{score.app, score_names}, {eval.app, eval_names}})
+  for (const Row& row : kernel_rows()) kernel_names.insert(row.option);
+  for (const Row& row : bench_rows()) bench_names.insert(row.option);
+  for (const auto& [cmd, names] : {std::pair{score.app, score_names},
+                                   {eval.app, eval_names},
+                                   {kernel.app, kernel_names},
+                                   {bench.app, bench_names}})
     for (const CLI::Option* opt : cmd->get_options()) {
       if (opt == cmd->get_help_ptr()) continue;
       EXPECT_TRUE(names.count(opt->get_name())) << cmd->get_name() << " " << opt->get_name();
