@@ -60,4 +60,18 @@ struct A5Output {
   std::ptrdiff_t subband_stride = 0;
 };
 
+// The three planes in one buffer: std from `base`, skew `plane_gap` elements later, kurt
+// 2 * plane_gap elements later.
+template <class Real>
+A5Output<Real> a5_output_planes(Real* base, std::ptrdiff_t plane_gap, std::ptrdiff_t pitch,
+                                std::ptrdiff_t subband_stride) {
+  A5Output<Real> out;
+  out.std = base;
+  out.skew = base + plane_gap;
+  out.kurt = base + 2 * plane_gap;
+  out.pitch = pitch;
+  out.subband_stride = subband_stride;
+  return out;
+}
+
 }  // namespace mad::appearance

@@ -139,12 +139,8 @@ void AppearanceStageCuda<Real>::prepare_reference(const Real* d_ref_raw, cudaStr
   for (int s = 0; s < kScales; ++s) {
     scale_subbands(s, stream);
     const std::ptrdiff_t first = subband_index(s, 0);
-    A5Output<Real> out;
-    out.std = ref_stats_.get() + first * blocks;
-    out.skew = ref_stats_.get() + (kSubbands + first) * blocks;
-    out.kurt = ref_stats_.get() + (2 * kSubbands + first) * blocks;
-    out.pitch = grid_.cols;
-    out.subband_stride = blocks;
+    const A5Output<Real> out =
+        a5_output_planes(ref_stats_.get() + first * blocks, kSubbands * blocks, grid_.cols, blocks);
     variant_->launch.get<Real>()(subband_input(), out, grid_, stream);
   }
   has_reference_ = true;
@@ -156,12 +152,8 @@ void AppearanceStageCuda<Real>::run_distorted(const Real* d_dst_raw, double* d_s
   if (!has_reference_) throw InvalidArgument("run_distorted: no reference prepared");
   if (!d_dst_raw || !d_sum_sq) throw InvalidArgument("run_distorted: null pointer");
   const std::ptrdiff_t blocks = static_cast<std::ptrdiff_t>(grid_.count());
-  A5Output<Real> out;
-  out.std = dst_stats_.get();
-  out.skew = dst_stats_.get() + kOrientations * blocks;
-  out.kurt = dst_stats_.get() + 2 * kOrientations * blocks;
-  out.pitch = grid_.cols;
-  out.subband_stride = blocks;
+  const A5Output<Real> out =
+      a5_output_planes(dst_stats_.get(), kOrientations * blocks, grid_.cols, blocks);
 
   forward_spectrum(d_dst_raw, stream);
   for (int s = 0; s < kScales; ++s) {

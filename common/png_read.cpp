@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "common/image_io_detail.h"
+#include "common/png_messages.h"
 
 namespace mad::io_detail {
 namespace {
@@ -24,18 +25,8 @@ struct PngReadContext {
   const std::uint8_t* data;
   std::size_t size;
   std::size_t offset;
-  char message[256];
+  PngMessage error;
 };
-
-void on_png_error(png_structp png, png_const_charp message) {
-  auto* ctx = static_cast<PngReadContext*>(png_get_error_ptr(png));
-  std::snprintf(ctx->message, sizeof ctx->message, "%s", message);
-  png_longjmp(png, 1);
-}
-
-// Warnings are about ancillary data (a bad text chunk CRC, an odd gamma value) that does not
-// change the pixels; libpng would otherwise print them to stderr.
-void on_png_warning(png_structp, png_const_charp) {}
 
 void read_from_memory(png_structp png, png_bytep out, png_size_t count) {
   auto* ctx = static_cast<PngReadContext*>(png_get_io_ptr(png));
@@ -88,7 +79,8 @@ struct PngReadGuard {
 DecodedImage decode_png(const std::string& path, const std::vector<std::uint8_t>& bytes) {
   PngReadContext ctx{bytes.data(), bytes.size(), 0, {}};
   PngReadGuard guard;
-  guard.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx, on_png_error, on_png_warning);
+  guard.png =
+      png_create_read_struct(PNG_LIBPNG_VER_STRING, &ctx.error, on_png_error, on_png_warning);
   if (!guard.png) throw_input_error(path, "libpng could not be initialised");
   guard.info = png_create_info_struct(guard.png);
   if (!guard.info) throw_input_error(path, "libpng could not be initialised");
@@ -96,7 +88,7 @@ DecodedImage decode_png(const std::string& path, const std::vector<std::uint8_t>
 
   PngHeader header{};
   if (!read_png_header(guard.png, guard.info, &header))
-    throw_input_error(path, std::string("invalid PNG data: ") + ctx.message);
+    throw_input_error(path, std::string("invalid PNG data: ") + ctx.error.text);
   check_header(path, header.width, header.height, header.channels, header.bit_depth);
 
   const std::size_t width = header.width, height = header.height;
@@ -121,7 +113,7 @@ DecodedImage decode_png(const std::string& path, const std::vector<std::uint8_t>
   std::vector<png_bytep> rows(height);
   for (std::size_t y = 0; y < height; ++y) rows[y] = buffer.data() + y * row_bytes;
   if (!read_png_rows(guard.png, rows.data()))
-    throw_input_error(path, std::string("invalid PNG data: ") + ctx.message);
+    throw_input_error(path, std::string("invalid PNG data: ") + ctx.error.text);
 
   DecodedImage out;
   out.width = static_cast<int>(width);

@@ -14,21 +14,14 @@
 #include "common/error.h"
 #include "common/image_io.h"
 #include "common/image_io_detail.h"
+#include "common/png_messages.h"
 
 namespace mad {
 namespace {
 
-struct PngWriteContext {
-  char message[256];
-};
-
-void on_png_error(png_structp png, png_const_charp message) {
-  auto* ctx = static_cast<PngWriteContext*>(png_get_error_ptr(png));
-  std::snprintf(ctx->message, sizeof ctx->message, "%s", message);
-  png_longjmp(png, 1);
-}
-
-void on_png_warning(png_structp, png_const_charp) {}
+using io_detail::on_png_error;
+using io_detail::on_png_warning;
+using io_detail::PngMessage;
 
 struct PngLayout {
   png_uint_32 width, height;
@@ -62,9 +55,9 @@ struct PngWriteGuard {
 // write leaves no partial file behind.
 void write_png(const std::string& path, const PngLayout& layout, int channels,
                std::vector<png_byte>& packed) {
-  PngWriteContext ctx{};
+  PngMessage error{};
   PngWriteGuard guard;
-  guard.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &ctx, on_png_error, on_png_warning);
+  guard.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &error, on_png_error, on_png_warning);
   if (!guard.png) throw_write_error(path, "libpng could not be initialised");
   guard.info = png_create_info_struct(guard.png);
   if (!guard.info) throw_write_error(path, "libpng could not be initialised");
@@ -80,7 +73,7 @@ void write_png(const std::string& path, const PngLayout& layout, int channels,
   const bool closed = std::fclose(file) == 0;  // fclose flushes: a full disk shows up here
   if (!written || !closed) {
     std::remove(path.c_str());
-    throw_write_error(path, written ? "error while closing the file" : ctx.message);
+    throw_write_error(path, written ? "error while closing the file" : error.text);
   }
 }
 

@@ -2,12 +2,12 @@
 
 #include <chrono>
 #include <cmath>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <optional>
 #include <set>
 
+#include "common/time_text.h"
 #include "common/error.h"
 #include "datasets/dataset_io.h"
 #include "datasets/results_file.h"
@@ -20,15 +20,6 @@ namespace {
 
 void say(std::FILE* log, const std::string& line) {
   if (log) std::fprintf(log, "mad eval: %s\n", line.c_str());
-}
-
-std::string local_time_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  localtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-  return buf;
 }
 
 DatasetKind choose_kind(const EvalConfig& cfg) {
@@ -72,7 +63,7 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   r.root = d.root;
   r.score_name = d.score_name;
   r.higher_is_better = d.higher_is_better;
-  r.started = local_time_now();
+  r.started = time_now_text(TimeZone::Local, "%Y-%m-%d %H:%M:%S");
   r.notes = d.notes;
   r.counts.entries = d.entries.size();
   const ScoreOptions& so = cfg.runner.score;

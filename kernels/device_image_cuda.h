@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "common/cuda_resources.h"
+#include "common/error.h"
 #include "common/image.h"
 #include "kernels/kernel_variant.h"
 
@@ -62,6 +63,34 @@ void run_image_kernel(ImageView<const std::uint8_t> src, ImageView<std::uint8_t>
   launch(ImageView<const std::uint8_t>(in.view), out.view, scratch.span(), stream.get());
   download_image8(out.view, dst, stream.get());
   stream.synchronize();
+}
+
+// The rest of a registered kernel's image -> image host entry point, after its own input
+// checks, in this order: refuses a `dst` whose size differs from `src` (InvalidArgument
+// `size_message`), looks `options.variant` up in `registry` (unknown names refused there),
+// requires a device (require_device(kernel)), then runs
+// row.launch(in, param, out, scratch, stream) through run_image_kernel.
+template <class Registry, class Param>
+void run_registered_kernel(const Registry& registry, const char* kernel, const char* size_message,
+                           ImageView<const std::uint8_t> src, const Param& param,
+                           ImageView<std::uint8_t> dst, const CudaRunOptions& options,
+                           std::size_t scratch_bytes) {
+  if (dst.width != src.width || dst.height != src.height) throw InvalidArgument(size_message);
+  const auto& row = registry.find(options.variant);
+  require_device(kernel);
+  run_image_kernel(
+      src, dst, options.poison, scratch_bytes,
+      [&](ImageView<const std::uint8_t> in, ImageView<std::uint8_t> out, DeviceScratch scratch,
+          cudaStream_t stream) { row.launch(in, param, out, scratch, stream); });
+}
+
+// The allocating form of an image -> image entry point: a new image shaped like `src`, written
+// by fill(view of it).
+template <class Fill>
+Image<std::uint8_t> image_filled_by(ImageView<const std::uint8_t> src, Fill&& fill) {
+  Image<std::uint8_t> out(src.width, src.height);
+  fill(out.view());
+  return out;
 }
 
 // Carves aligned sub-buffers out of a DeviceScratch; throws InvalidArgument when it is too

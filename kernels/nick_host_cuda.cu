@@ -18,22 +18,15 @@ void check_launch(ImageView<const std::uint8_t> src, const NickParams& params,
 void nick_cuda(ImageView<const std::uint8_t> gray, const NickParams& params,
                ImageView<std::uint8_t> mask, const CudaRunOptions& options) {
   validate_nick_input(gray, params);
-  if (mask.width != gray.width || mask.height != gray.height)
-    throw InvalidArgument("nick: mask size differs from the image size");
-  const auto& row = nick_variants().find(options.variant);
-  require_device("nick");
-  run_image_kernel(
-      gray, mask, options.poison, nick_scratch_bytes(gray.width, gray.height),
-      [&](ImageView<const std::uint8_t> in, ImageView<std::uint8_t> out, DeviceScratch scratch,
-          cudaStream_t stream) { row.launch(in, params, out, scratch, stream); });
+  run_registered_kernel(nick_variants(), "nick", "nick: mask size differs from the image size",
+                        gray, params, mask, options, nick_scratch_bytes(gray.width, gray.height));
 }
 
 Image<std::uint8_t> nick_cuda(ImageView<const std::uint8_t> gray, const NickParams& params,
                               const CudaRunOptions& options) {
   validate_nick_input(gray, params);
-  Image<std::uint8_t> out(gray.width, gray.height);
-  nick_cuda(gray, params, out.view(), options);
-  return out;
+  return image_filled_by(
+      gray, [&](ImageView<std::uint8_t> mask) { nick_cuda(gray, params, mask, options); });
 }
 
 }  // namespace mad::kernels

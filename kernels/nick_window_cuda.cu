@@ -108,9 +108,13 @@ dim3 block_grid(ImageView<const std::uint8_t> src) {
   return dim3((src.width + B - 1) / B, std::min((src.height + B - 1) / B, kMaxGridY));
 }
 
+}  // namespace
+
+// The registered launch functions (kernels/nick_variants.cpp; B x B blocks, kTiles 1 for
+// method 2 and 3 for method 3). They need no scratch.
 template <int B>
 void launch_global(ImageView<const std::uint8_t> src, const NickParams& params,
-                   ImageView<std::uint8_t> mask, cudaStream_t s) {
+                   ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
   check_launch(src, params, mask);
   nick_global_kernel<B><<<block_grid<B>(src), dim3(B, B), 0, s>>>(
       src, nick_before(params.window), nick_after(params.window), params.k, mask);
@@ -119,38 +123,20 @@ void launch_global(ImageView<const std::uint8_t> src, const NickParams& params,
 
 template <int B, int kTiles>
 void launch_shared(ImageView<const std::uint8_t> src, const NickParams& params,
-                   ImageView<std::uint8_t> mask, cudaStream_t s) {
+                   ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
   check_launch(src, params, mask);
   nick_shared_kernel<B, kTiles><<<block_grid<B>(src), dim3(B, B), 0, s>>>(
       src, nick_before(params.window), nick_after(params.window), params.k, mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-}  // namespace
-
-void launch_global_16(ImageView<const std::uint8_t> src, const NickParams& p,
-                      ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
-  launch_global<16>(src, p, mask, s);
-}
-void launch_global_32(ImageView<const std::uint8_t> src, const NickParams& p,
-                      ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
-  launch_global<32>(src, p, mask, s);
-}
-void launch_tile_16(ImageView<const std::uint8_t> src, const NickParams& p,
-                    ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
-  launch_shared<16, 1>(src, p, mask, s);
-}
-void launch_tile_32(ImageView<const std::uint8_t> src, const NickParams& p,
-                    ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
-  launch_shared<32, 1>(src, p, mask, s);
-}
-void launch_tile3x3_16(ImageView<const std::uint8_t> src, const NickParams& p,
-                       ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
-  launch_shared<16, 3>(src, p, mask, s);
-}
-void launch_tile3x3_32(ImageView<const std::uint8_t> src, const NickParams& p,
-                       ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
-  launch_shared<32, 3>(src, p, mask, s);
-}
+using Src = ImageView<const std::uint8_t>;
+using Mask = ImageView<std::uint8_t>;
+template void launch_global<16>(Src, const NickParams&, Mask, DeviceScratch, cudaStream_t);
+template void launch_global<32>(Src, const NickParams&, Mask, DeviceScratch, cudaStream_t);
+template void launch_shared<16, 1>(Src, const NickParams&, Mask, DeviceScratch, cudaStream_t);
+template void launch_shared<32, 1>(Src, const NickParams&, Mask, DeviceScratch, cudaStream_t);
+template void launch_shared<16, 3>(Src, const NickParams&, Mask, DeviceScratch, cudaStream_t);
+template void launch_shared<32, 3>(Src, const NickParams&, Mask, DeviceScratch, cudaStream_t);
 
 }  // namespace mad::kernels::nick_detail

@@ -223,22 +223,16 @@ std::size_t smooth_scratch_bytes(int width, int height, int channels) {
 void smooth_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
                  const CudaRunOptions& options) {
   validate_smooth_input(src, channels);
-  if (dst.width != src.width || dst.height != src.height)
-    throw InvalidArgument("smooth: output size differs from the input size");
-  const auto& row = smooth_variants().find(options.variant);
-  require_device("smooth");
-  run_image_kernel(
-      src, dst, options.poison, smooth_scratch_bytes(src.width / channels, src.height, channels),
-      [&](ImageView<const std::uint8_t> in, ImageView<std::uint8_t> out, DeviceScratch scratch,
-          cudaStream_t stream) { row.launch(in, channels, out, scratch, stream); });
+  run_registered_kernel(smooth_variants(), "smooth",
+                        "smooth: output size differs from the input size", src, channels, dst,
+                        options, smooth_scratch_bytes(src.width / channels, src.height, channels));
 }
 
 Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t> src, int channels,
                                 const CudaRunOptions& options) {
   validate_smooth_input(src, channels);
-  Image<std::uint8_t> out(src.width, src.height);
-  smooth_cuda(src, channels, out.view(), options);
-  return out;
+  return image_filled_by(
+      src, [&](ImageView<std::uint8_t> dst) { smooth_cuda(src, channels, dst, options); });
 }
 
 }  // namespace mad::kernels

@@ -140,12 +140,8 @@ void check_variant(const VariantRow<A5Launches>& variant,
   in.pitch = in_pitch;
   in.subband_stride = in_stride;
   in.count = count;
-  A5Output<Real> out;
-  out.std = d_out.get();
-  out.skew = d_out.get() + out_stride * count;
-  out.kurt = d_out.get() + 2 * out_stride * count;
-  out.pitch = out_pitch;
-  out.subband_stride = out_stride;
+  const A5Output<Real> out =
+      a5_output_planes(d_out.get(), out_stride * count, out_pitch, out_stride);
   variant.launch.get<Real>()(in, out, grid, stream.get());
   const std::vector<Real> got = gpu_test::download(d_out.get(), d_out.size(), stream.get());
 

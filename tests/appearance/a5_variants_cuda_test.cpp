@@ -114,12 +114,7 @@ void check_complex_input(const Shape& s) {
     in.pitch = s.width;
     in.subband_stride = static_cast<std::ptrdiff_t>(plane);
     in.count = kCount;
-    A5Output<Real> out;
-    out.std = d_out.get();
-    out.skew = d_out.get() + blocks * kCount;
-    out.kurt = d_out.get() + 2 * blocks * kCount;
-    out.pitch = grid.cols;
-    out.subband_stride = static_cast<std::ptrdiff_t>(blocks);
+    const A5Output<Real> out = a5_output_planes(d_out.get(), blocks * kCount, grid.cols, blocks);
     v.launch.get<Real>()(in, out, grid, stream.get());
     const auto got = gpu_test::download(d_out.get(), d_out.size(), stream.get());
     for (int i = 0; i < kCount; ++i) {
@@ -162,12 +157,8 @@ TEST(A5VariantsCuda, RepeatedLaunchesAreBitIdentical) {
       in.pitch = s.width;
       in.subband_stride = static_cast<std::ptrdiff_t>(plane);
       in.count = static_cast<int>(subbands.size());
-      A5Output<double> out;
-      out.std = d_out.get();
-      out.skew = d_out.get() + grid.count() * subbands.size();
-      out.kurt = d_out.get() + 2 * grid.count() * subbands.size();
-      out.pitch = grid.cols;
-      out.subband_stride = static_cast<std::ptrdiff_t>(grid.count());
+      const A5Output<double> out =
+          a5_output_planes(d_out.get(), grid.count() * subbands.size(), grid.cols, grid.count());
       v.launch.get<double>()(in, out, grid, stream.get());
       auto got = gpu_test::download(d_out.get(), n, stream.get());
       if (run == 0) {

@@ -15,6 +15,8 @@
 
 #ifdef MAD_HAVE_TIFF
 #include <tiffio.h>
+
+#include "tests/support/tiff_layout.h"
 #endif
 
 namespace mad {
@@ -59,17 +61,7 @@ void write_tiff_file(const std::string& path, const TiffSpec& s) {
   std::unique_ptr<TIFF, TiffCloser> tif(TIFFOpen(path.c_str(), "w"));
   ASSERT_TRUE(tif);
   TIFF* t = tif.get();
-  TIFFSetField(t, TIFFTAG_IMAGEWIDTH, s.width);
-  TIFFSetField(t, TIFFTAG_IMAGELENGTH, s.height);
-  TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, s.spp);
-  TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, s.bps);
-  TIFFSetField(t, TIFFTAG_PHOTOMETRIC, s.photometric);
-  TIFFSetField(t, TIFFTAG_PLANARCONFIG, s.planar ? PLANARCONFIG_SEPARATE : PLANARCONFIG_CONTIG);
-  TIFFSetField(t, TIFFTAG_COMPRESSION, s.compression);
-  if (s.spp == 2 || s.spp == 4) {
-    const std::uint16_t extra[] = {EXTRASAMPLE_UNASSALPHA};
-    TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, extra);
-  }
+  test::set_tiff_layout(t, s.width, s.height, s.spp, s.bps, s.photometric, s.compression, s.planar);
   const int planes = s.planar ? s.spp : 1;
   if (s.tiled) {
     const int tile = 16;

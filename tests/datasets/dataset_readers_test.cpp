@@ -18,6 +18,11 @@ class Readers : public ::testing::Test {
   static void SetUpTestSuite() { data_ = new test::TinyDatasets("readers"); }
   static void TearDownTestSuite() { delete data_; }
   static std::string dir(const std::string& rel) { return data_->path(rel); }
+  // Reads the tiny dataset `rel` as `kind`, after checking that detection names that kind.
+  static Dataset read_detected(const std::string& rel, DatasetKind kind) {
+    EXPECT_EQ(detect_dataset_kind(dir(rel)), kind);
+    return read_dataset(dir(rel), kind);
+  }
   static test::TinyDatasets* data_;
 };
 test::TinyDatasets* Readers::data_ = nullptr;
@@ -27,8 +32,7 @@ std::string file_name(const std::string& p) {
 }
 
 TEST_F(Readers, Tid2013WithNamesFindsLowerCaseFilesForUpperCaseNames) {
-  EXPECT_EQ(detect_dataset_kind(dir("tid2013")), DatasetKind::Tid2013);  // type 24 exists
-  const Dataset d = read_dataset(dir("tid2013"), DatasetKind::Tid2013);
+  const Dataset d = read_detected("tid2013", DatasetKind::Tid2013);  // type 24 exists
   ASSERT_EQ(d.entries.size(), 8u);
   EXPECT_TRUE(d.higher_is_better);
   EXPECT_EQ(d.score_name, "MOS");
@@ -48,8 +52,7 @@ TEST_F(Readers, Tid2013WithNamesFindsLowerCaseFilesForUpperCaseNames) {
 }
 
 TEST_F(Readers, Tid2008MosOnlyFollowsTheReferenceTypeLevelGrid) {
-  EXPECT_EQ(detect_dataset_kind(dir("tid2008")), DatasetKind::Tid2008);
-  const Dataset d = read_dataset(dir("tid2008"), DatasetKind::Tid2008);
+  const Dataset d = read_detected("tid2008", DatasetKind::Tid2008);
   ASSERT_EQ(d.entries.size(), 8u);
   // Grid order: (ref, type, level) = (1,1,1), (1,1,2), (1,2,1), ... with mos.txt's lines.
   const char* names[] = {"I01_01_1.BMP", "I01_01_2.BMP", "I01_02_1.BMP", "I01_02_2.BMP",
@@ -69,8 +72,7 @@ TEST_F(Readers, Tid2008MosOnlyFollowsTheReferenceTypeLevelGrid) {
 }
 
 TEST_F(Readers, Kadid10k) {
-  EXPECT_EQ(detect_dataset_kind(dir("kadid10k")), DatasetKind::Kadid10k);
-  const Dataset d = read_dataset(dir("kadid10k"), DatasetKind::Kadid10k);
+  const Dataset d = read_detected("kadid10k", DatasetKind::Kadid10k);
   ASSERT_EQ(d.entries.size(), 8u);
   EXPECT_TRUE(d.higher_is_better);  // KADID's "dmos" is a mean opinion
   EXPECT_EQ(d.entries[0].dist_name, "images/I01_01_01.png");
@@ -84,8 +86,7 @@ TEST_F(Readers, Kadid10k) {
 }
 
 TEST_F(Readers, CsiqSheetExportMapsTypesToFoldersAndTags) {
-  EXPECT_EQ(detect_dataset_kind(dir("csiq")), DatasetKind::Csiq);
-  const Dataset d = read_dataset(dir("csiq"), DatasetKind::Csiq);
+  const Dataset d = read_detected("csiq", DatasetKind::Csiq);
   ASSERT_EQ(d.entries.size(), 8u);
   EXPECT_FALSE(d.higher_is_better);
   EXPECT_EQ(d.entries[0].dist_name, "dst_imgs/awgn/1600.AWGN.1.png");
@@ -113,8 +114,7 @@ TEST_F(Readers, LiveReadsMatFilesOrExplainsThatLibmatioIsNeeded) {
     }
     return;
   }
-  EXPECT_EQ(detect_dataset_kind(dir("live")), DatasetKind::Live);
-  const Dataset d = read_dataset(dir("live"), DatasetKind::Live);
+  const Dataset d = read_detected("live", DatasetKind::Live);
   ASSERT_EQ(d.entries.size(), 10u);  // 11 scores, one reference copy (orgs = 1) skipped
   EXPECT_FALSE(d.higher_is_better);
   EXPECT_EQ(d.entries[0].dist_name, "jp2k/img1.bmp");

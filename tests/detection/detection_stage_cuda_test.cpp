@@ -101,27 +101,40 @@ double rel_l2(const Image<double>& got, const Image<double>& want) {
   return den == 0 ? std::sqrt(num) : std::sqrt(num / den);
 }
 
-TEST(DetectionStageCuda, DoubleMatchesCpuAndOriginal) {
-  MAD_REQUIRE_GPU();
+// Runs detect_cuda in `precision` with every statistics variant on every pair case and hands
+// each result to `check(case, cpu, gpu)`, traced with the case and variant names. A fatal
+// failure in `check` ends the whole run, as an ASSERT in the test body would.
+template <class Check>
+void for_each_case_and_variant(CudaPrecision precision, Check check) {
   for (const auto& c : pair_cases()) {
     const DetectionResult cpu = detect_cpu(c.ref.cview(), c.dst.cview(), c.uint8, true);
     for (const auto& v : detection_stats_variants().infos()) {
       SCOPED_TRACE(c.name + " " + v.name);
       const DetectionResult gpu =
-          detect_cuda(c.ref.cview(), c.dst.cview(), c.uint8, true, CudaPrecision::kDouble, v.name);
-      EXPECT_LE(rel_err(gpu.d_detect, cpu.d_detect), kDoubleScoreRel)
-          << gpu.d_detect << " vs cpu " << cpu.d_detect;
-      if (!std::isnan(c.golden_hi)) {
-        EXPECT_LE(rel_err(gpu.d_detect, c.golden_hi), kDoubleScoreRel) << gpu.d_detect;
-      }
-      ASSERT_EQ(gpu.map.width(), c.ref.width());
-      ASSERT_EQ(gpu.map.height(), c.ref.height());
-      EXPECT_LE(test::max_abs_diff(gpu.map.cview(), cpu.map.cview()), kDoubleMapAbs);
-      if (!std::isnan(c.golden_map_sum)) {
-        EXPECT_LE(rel_err(map_sum(gpu.map), c.golden_map_sum), kDoubleScoreRel);
-      }
+          detect_cuda(c.ref.cview(), c.dst.cview(), c.uint8, true, precision, v.name);
+      check(c, cpu, gpu);
+      if (::testing::Test::HasFatalFailure()) return;
     }
   }
+}
+
+TEST(DetectionStageCuda, DoubleMatchesCpuAndOriginal) {
+  MAD_REQUIRE_GPU();
+  for_each_case_and_variant(
+      CudaPrecision::kDouble,
+      [](const PairCase& c, const DetectionResult& cpu, const DetectionResult& gpu) {
+        EXPECT_LE(rel_err(gpu.d_detect, cpu.d_detect), kDoubleScoreRel)
+            << gpu.d_detect << " vs cpu " << cpu.d_detect;
+        if (!std::isnan(c.golden_hi)) {
+          EXPECT_LE(rel_err(gpu.d_detect, c.golden_hi), kDoubleScoreRel) << gpu.d_detect;
+        }
+        ASSERT_EQ(gpu.map.width(), c.ref.width());
+        ASSERT_EQ(gpu.map.height(), c.ref.height());
+        EXPECT_LE(test::max_abs_diff(gpu.map.cview(), cpu.map.cview()), kDoubleMapAbs);
+        if (!std::isnan(c.golden_map_sum)) {
+          EXPECT_LE(rel_err(map_sum(gpu.map), c.golden_map_sum), kDoubleScoreRel);
+        }
+      });
 }
 
 TEST(DetectionStageCuda, RocketMapMatchesOriginal) {
@@ -134,18 +147,13 @@ TEST(DetectionStageCuda, RocketMapMatchesOriginal) {
 
 TEST(DetectionStageCuda, FloatMatchesCpu) {
   MAD_REQUIRE_GPU();
-  for (const auto& c : pair_cases()) {
-    const DetectionResult cpu = detect_cpu(c.ref.cview(), c.dst.cview(), c.uint8, true);
-    for (const auto& v : detection_stats_variants().infos()) {
-      SCOPED_TRACE(c.name + " " + v.name);
-      const DetectionResult gpu =
-          detect_cuda(c.ref.cview(), c.dst.cview(), c.uint8, true, CudaPrecision::kFloat, v.name);
-      EXPECT_LE(std::fabs(gpu.d_detect - cpu.d_detect),
-                kFloatScoreRel * std::fabs(cpu.d_detect) + kFloatScoreAbs)
-          << gpu.d_detect << " vs cpu " << cpu.d_detect;
-      EXPECT_LE(rel_l2(gpu.map, cpu.map), kFloatMapRelL2);
-    }
-  }
+  for_each_case_and_variant(CudaPrecision::kFloat, [](const PairCase&, const DetectionResult& cpu,
+                                                      const DetectionResult& gpu) {
+    EXPECT_LE(std::fabs(gpu.d_detect - cpu.d_detect),
+              kFloatScoreRel * std::fabs(cpu.d_detect) + kFloatScoreAbs)
+        << gpu.d_detect << " vs cpu " << cpu.d_detect;
+    EXPECT_LE(rel_l2(gpu.map, cpu.map), kFloatMapRelL2);
+  });
 }
 
 // One device run of a stage: the pooled sum and map.HI, both outputs poisoned beforehand.

@@ -37,11 +37,7 @@ endif()
 # The seed generator is an ordinary program (no libFuzzer main).
 add_executable(fuzz_make_seeds ${fuzz_dir}/make_seeds.cpp)
 target_include_directories(fuzz_make_seeds PRIVATE ${PROJECT_SOURCE_DIR})
-target_link_libraries(fuzz_make_seeds PRIVATE mad_common PNG::PNG JPEG::JPEG)
-if(MAD_HAVE_TIFF)
-  target_link_libraries(fuzz_make_seeds PRIVATE TIFF::TIFF)
-endif()
-if(MAD_HAVE_STB)
-  target_link_libraries(fuzz_make_seeds PRIVATE mad_stb)
-endif()
+# mad_common links the codecs it was built with (libpng, libjpeg, libtiff, stb) PUBLIC, so the
+# encoders the generator calls come with it.
+target_link_libraries(fuzz_make_seeds PRIVATE mad_common)
 set_target_properties(fuzz_make_seeds PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/fuzz)

@@ -24,6 +24,8 @@
 
 #include <jpeglib.h>
 
+#include "tests/support/tiff_layout.h"
+
 namespace fs = std::filesystem;
 using Bytes = std::vector<std::uint8_t>;
 
@@ -184,17 +186,7 @@ Bytes make_tiff(const TiffSeed& s) {
   const fs::path tmp = fs::temp_directory_path() / "mad_fuzz_seed.tif";
   TIFF* t = TIFFOpen(tmp.c_str(), "w");
   if (!t) throw std::runtime_error("libtiff cannot create a file");
-  TIFFSetField(t, TIFFTAG_IMAGEWIDTH, s.w);
-  TIFFSetField(t, TIFFTAG_IMAGELENGTH, s.h);
-  TIFFSetField(t, TIFFTAG_SAMPLESPERPIXEL, s.spp);
-  TIFFSetField(t, TIFFTAG_BITSPERSAMPLE, s.bps);
-  TIFFSetField(t, TIFFTAG_PHOTOMETRIC, s.photometric);
-  TIFFSetField(t, TIFFTAG_COMPRESSION, s.compression);
-  TIFFSetField(t, TIFFTAG_PLANARCONFIG, s.planar ? PLANARCONFIG_SEPARATE : PLANARCONFIG_CONTIG);
-  if (s.spp == 2 || s.spp == 4) {
-    const std::uint16_t extra = EXTRASAMPLE_UNASSALPHA;
-    TIFFSetField(t, TIFFTAG_EXTRASAMPLES, 1, &extra);
-  }
+  mad::test::set_tiff_layout(t, s.w, s.h, s.spp, s.bps, s.photometric, s.compression, s.planar);
   if (s.compression == COMPRESSION_JPEG) {
     TIFFSetField(t, TIFFTAG_JPEGQUALITY, 75);
     TIFFSetField(t, TIFFTAG_JPEGCOLORMODE, JPEGCOLORMODE_RGB);  // RGB in, YCbCr stored

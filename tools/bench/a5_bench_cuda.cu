@@ -18,6 +18,7 @@ namespace {
 using appearance::A5Input;
 using appearance::A5Launches;
 using appearance::A5Output;
+using appearance::a5_output_planes;
 
 std::vector<const VariantRow<A5Launches>*> selected_variants(const A5BenchOptions& options) {
   std::vector<const VariantRow<A5Launches>*> out;
@@ -58,12 +59,7 @@ std::vector<A5BenchResult> bench(const std::vector<ImageView<const double>>& sub
   in.pitch = width;
   in.subband_stride = static_cast<std::ptrdiff_t>(plane);
   in.count = static_cast<int>(count);
-  A5Output<Real> out;
-  out.std = output.get();
-  out.skew = output.get() + count * blocks;
-  out.kurt = output.get() + 2 * count * blocks;
-  out.pitch = grid.cols;
-  out.subband_stride = static_cast<std::ptrdiff_t>(blocks);
+  const A5Output<Real> out = a5_output_planes(output.get(), count * blocks, grid.cols, blocks);
 
   GpuTimerOptions timer;
   timer.warmup = options.warmup_runs;

@@ -2,21 +2,12 @@
 // Each group's wall time is recorded as a note, so the default sizes can be kept inside the
 // 4-minute budget of the device run (tools/gpu-check.sh).
 #include <chrono>
-#include <ctime>
 
+#include "common/time_text.h"
 #include "tools/bench/runners.h"
 
 namespace mad::bench {
 namespace {
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 void run_group(BenchContext& ctx, const std::string& group) {
   if (group == "gray")
@@ -51,7 +42,7 @@ BenchReport run_bench(const BenchConfig& config,
   const auto t0 = Clock::now();
   BenchReport report;
   report.quick = config.quick;
-  report.started = utc_now();
+  report.started = time_now_text(TimeZone::Utc, "%Y-%m-%dT%H:%M:%SZ");
   report.device = probe_device(config.gpu, config.quick);
   BenchContext ctx;
   ctx.config = config;
