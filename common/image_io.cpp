@@ -1,5 +1,6 @@
 // Public entry points of common/image_io.h: read the file, pick the codec from the content,
-// then convert. The codecs themselves live in png_io.cpp, jpeg_io.cpp, tiff_io.cpp, stb_io.cpp.
+// then convert. The codecs themselves live in png_read.cpp / png_write.cpp, jpeg_io.cpp,
+// tiff_read.cpp / tiff_write.cpp and stb_io.cpp; image_write.cpp picks a writer by extension.
 #include "common/image_io.h"
 
 #include <string>

@@ -1,6 +1,6 @@
 // Internals shared by the image codec files (image_io.cpp, image_format.cpp, gray_convert.cpp,
-// png_io.cpp, jpeg_io.cpp, tiff_io.cpp, stb_io.cpp). Not part of the public API: include
-// common/image_io.h instead.
+// image_write.cpp, png_read.cpp, png_write.cpp, jpeg_io.cpp, tiff_read.cpp, tiff_write.cpp,
+// stb_io.cpp). Not part of the public API: include common/image_io.h instead.
 #pragma once
 
 #include <cstddef>
