@@ -101,7 +101,7 @@ def main():
                     write_png(os.path.join(d, "d%d.png" % i), dist)
                     f.write("%s,%s\n" % (os.path.join(d, "ref.png"), os.path.join(d, "d%d.png" % i)))
             cmd = [a.mad, "score", "--pairs", os.path.join(d, "pairs.csv"), "--backend",
-                   scorer.backend, "--out", os.path.join(d, "out.csv")]
+                   scorer.backend, "--out", os.path.join(d, "out.csv"), "--force"]
             t = median_seconds(lambda: subprocess.run(cmd, check=True, capture_output=True),
                                a.repeats)
             print("PYTHON: mad score --pairs (C++ engine, %s, %d pairs of %s, PNG decode "
