@@ -41,7 +41,9 @@ class Delivery {
         options_(options),
         on_done_(on_done),
         report_(report),
-        bar_(jobs.size(), "pairs/s", options.progress) {}
+        own_bar_(options.shared_progress ? 0 : jobs.size(), "pairs/s",
+                 options.shared_progress ? nullptr : options.progress),
+        bar_(options.shared_progress ? *options.shared_progress : own_bar_) {}
 
   void accept(std::size_t position, BatchScorer::Finished finished, int worker) {
     if (!options_.in_order) {
@@ -53,7 +55,9 @@ class Delivery {
          it = waiting_.erase(it), ++next_)
       emit(it->first, it->second.finished, it->second.worker);
   }
-  void finish() { bar_.finish(); }
+  void finish() {
+    if (&bar_ == &own_bar_) bar_.finish();
+  }
 
  private:
   struct Waiting {
@@ -81,7 +85,8 @@ class Delivery {
   const EngineOptions& options_;
   const std::function<void(const PairOutcome&)>& on_done_;
   EngineReport& report_;
-  ProgressBar bar_;
+  ProgressBar own_bar_;  // unused (drawing nothing) when the caller shares its own
+  ProgressBar& bar_;
   std::map<std::size_t, Waiting> waiting_;  // in job order: outcomes ahead of next_
   std::size_t next_ = 0;                    // the job position delivered next (in_order)
 };

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "common/progress_bar.h"
 #include "mad/score.h"
 
 namespace mad {
@@ -39,6 +40,9 @@ struct EngineOptions {
   // Progress bar over all jobs (drawn only on a terminal); null: none. It is cleared before a
   // failed outcome is delivered, so the caller may print the failure.
   std::FILE* progress = nullptr;
+  // A caller's bar to tick instead (one bar over several score_pairs calls, e.g. a long list
+  // scored in chunks); `progress` is then unused and the caller finishes the bar.
+  ProgressBar* shared_progress = nullptr;
 };
 
 struct PairOutcome {
