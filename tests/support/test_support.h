@@ -58,6 +58,15 @@ CommandResult run_command(const std::string& command);
 // True when a CUDA device is present and the CUDA backend was compiled.
 bool gpu_available();
 
+// True in an AddressSanitizer build (tools/sanitize-check.sh). Resident-memory tests skip there:
+// ASan keeps up to 256 MiB of freed blocks in quarantine and adds shadow memory, so the peak
+// measures the sanitizer rather than our allocations. The plain build (CI stage 1) runs them.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+
 }  // namespace mad::test
 
 // Skips the current test (never fails) when no GPU is present.
