@@ -9,6 +9,7 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/image.h"
@@ -78,6 +79,21 @@ struct BackendChoice {
 };
 // As resolve_backend (same GpuError), with the reason.
 BackendChoice choose_backend(Backend requested);
+
+// Time to first score (issue 12). A process that scores one pair on the GPU first pays for the
+// CUDA context, the cuFFT plans and the filter banks: about 0.2-0.3 s on an H100 host, against
+// 0.06 s for the whole 512x512 pair on its 16 CPU threads. The estimated CPU seconds of one pair
+// on `threads` threads, from the CPU path's measured cost (about 1.2 us a pixel on one thread,
+// each further thread adding about 0.29 of one: 309 ms and 57 ms for 512x512 on 1 and 16).
+double estimated_cpu_seconds(int width, int height, int threads);
+// Below this estimate a lone pair on --backend auto runs on the CPU (the GPU's start-up alone
+// costs more).
+inline constexpr double kLonePairCpuSeconds = 0.2;
+// The CPU choice for a lone WxH pair on --backend auto, when its estimate is under
+// kLonePairCpuSeconds and the build has the CUDA backend (otherwise choose_backend's reason is
+// the better one); std::nullopt when the GPU should be asked. Never touches CUDA, so the CPU run
+// does not pay for CUDA's initialisation either.
+std::optional<BackendChoice> cpu_for_lone_pair(int width, int height, int threads);
 
 class CudaScorer;  // mad/cuda_scorer.h
 struct CudaInput;

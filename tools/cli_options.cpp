@@ -64,6 +64,26 @@ std::string why_cpu(const BackendChoice& choice) {
   return choice.compiled ? "no CUDA device was found" : "this build has no CUDA backend";
 }
 
+namespace {
+
+// The options that only the CUDA backend honours, and what each does there.
+struct GpuOnlyOption {
+  const char* name;
+  const char* what;
+};
+constexpr GpuOnlyOption kGpuOnlyOptions[] = {{"--a5", "picks a GPU kernel"},
+                                             {"--det-variant", "picks a GPU kernel"},
+                                             {"--gpu-memory-limit", "limits GPU memory"}};
+
+}  // namespace
+
+bool gpu_option_given(const CLI::App& cmd, Precision precision) {
+  if (precision == Precision::Float) return true;
+  for (const auto& o : kGpuOnlyOptions)
+    if (given(cmd, o.name)) return true;
+  return false;
+}
+
 void refuse_gpu_options_on_cpu(const CLI::App& cmd, const BackendChoice& choice,
                                Precision precision) {
   if (choice.backend != Backend::Cpu) return;
@@ -74,13 +94,7 @@ void refuse_gpu_options_on_cpu(const CLI::App& cmd, const BackendChoice& choice,
   if (precision == Precision::Float)
     throw InvalidArgument("--precision float needs the CUDA backend" + because +
                           " (the CPU computes in double: drop --precision float" + or_gpu + ")");
-  const struct {
-    const char* name;
-    const char* what;
-  } gpu_only[] = {{"--a5", "picks a GPU kernel"},
-                  {"--det-variant", "picks a GPU kernel"},
-                  {"--gpu-memory-limit", "limits GPU memory"}};
-  for (const auto& o : gpu_only)
+  for (const auto& o : kGpuOnlyOptions)
     if (given(cmd, o.name))
       throw InvalidArgument(std::string(o.name) + " " + o.what + " and needs the CUDA backend" +
                             because + " (drop " + o.name + or_gpu + ")");

@@ -28,6 +28,10 @@ bool given(const CLI::App& cmd, const std::string& name);
 // was found" or "this build has no CUDA backend".
 std::string why_cpu(const BackendChoice& choice);
 
+// True when the user asked for something only the CUDA backend does: --precision float, --a5,
+// --det-variant or --gpu-memory-limit.
+bool gpu_option_given(const CLI::App& cmd, Precision precision);
+
 // The GPU-only options of `mad score` and `mad eval`: refused (InvalidArgument, exit 2) when
 // the run uses the CPU, each with why the CPU runs and what to do. --precision double is the
 // CPU's own precision and passes.

@@ -107,7 +107,12 @@ int run_single(const CLI::App& cmd, const ScoreArgs& a) {
         "--resume continues a --pairs run; one pair is simply scored again "
         "(give --force to replace --out, or leave --resume out)");
   const ScoreOptions options = make_options(a);
-  const BackendChoice choice = choose_checked_backend(cmd, options);
+  // With --backend auto and no GPU-only option the images' size decides: a pair the CPU
+  // finishes before CUDA would start runs there, without touching CUDA (cpu_for_lone_pair).
+  const bool size_decides =
+      options.backend == Backend::Auto && !gpu_option_given(cmd, options.precision);
+  std::optional<BackendChoice> early_choice;
+  if (!size_decides) early_choice = choose_checked_backend(cmd, options);
   std::optional<datasets::ResultsWriter> file;
   if (!a.out.empty())  // refused before any work when it exists and --force was not given
     file.emplace(datasets::ResultsWriter::create(
@@ -116,6 +121,12 @@ int run_single(const CLI::App& cmd, const ScoreArgs& a) {
   const GrayImage dist = load_gray_image(a.dist);
   print_notes(a.ref, ref);
   print_notes(a.dist, dist);
+  std::optional<BackendChoice> lone_pair_cpu;
+  if (size_decides)
+    lone_pair_cpu = cpu_for_lone_pair(ref.pixels.width(), ref.pixels.height(), thread_count());
+  const BackendChoice choice = early_choice    ? *early_choice
+                               : lone_pair_cpu ? *lone_pair_cpu
+                                               : choose_checked_backend(cmd, options);
   if (choice.backend == Backend::Cpu) {
     const std::string need = cpu_memory_statement(ref.pixels.width(), ref.pixels.height(),
                                                   thread_count(), options.want_maps);

@@ -91,6 +91,27 @@ else
   note "python: module not built (configure.log, line 'mad: Python module')"
 fi
 
+# Time to first score (issue 12, goal 6): `mad score` on the sample 512x512 pair as whole
+# processes, median of 7, with --backend auto (which picks the CPU for a lone small pair), cpu
+# and cuda.
+first_score_seconds() {
+  for _ in 1 2 3 4 5 6 7; do
+    local t0 t1
+    t0=$(date +%s.%N)
+    "$build/bin/mad" score datasets/sample/ref.png datasets/sample/dist.png "$@" > /dev/null 2>&1
+    t1=$(date +%s.%N)
+    awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }'
+  done | sort -n | sed -n 4p
+}
+if [ -x "$build/bin/mad" ]; then
+  fs_auto=$(first_score_seconds)
+  fs_cpu=$(first_score_seconds --backend cpu)
+  fs_cuda=$(first_score_seconds --backend cuda)
+  fs_reason=$("$build/bin/mad" score datasets/sample/ref.png datasets/sample/dist.png --json 2>/dev/null \
+    | grep -o '"backend_reason": "[^"]*"')
+  note "first score, 512x512 whole process (median of 7): auto ${fs_auto} s, cpu ${fs_cpu} s, cuda ${fs_cuda} s (goal: auto <= cpu); ${fs_reason}"
+fi
+
 if [ -x "$build/bin/mad" ] && "$build/bin/mad" bench --help > /dev/null 2>&1; then
   args=(--format json)
   [ $quick -eq 1 ] && args+=(--quick)

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "mad/options.h"
+#include "common/gpu_info.h"
 #include "mad/score.h"
 
 namespace mad {
@@ -49,6 +50,30 @@ TEST(Validate, InputClassResolution) {
 
 TEST(Validate, CpuBackendAlwaysResolves) {
   EXPECT_EQ(resolve_backend(Backend::Cpu), Backend::Cpu);
+}
+
+// Time to first score: the estimate grows with the pixels and shrinks with the threads, and a
+// lone pair goes to the CPU only below kLonePairCpuSeconds, in a build with the CUDA backend.
+TEST(LonePair, TheCpuTakesWhatItFinishesBeforeCudaWouldStart) {
+  EXPECT_LT(estimated_cpu_seconds(512, 512, 16), estimated_cpu_seconds(512, 512, 2));
+  EXPECT_LT(estimated_cpu_seconds(512, 384, 16), estimated_cpu_seconds(512, 512, 16));
+  EXPECT_NEAR(estimated_cpu_seconds(512, 512, 1), 0.315, 0.01);    // the measured 309 ms
+  EXPECT_NEAR(estimated_cpu_seconds(512, 512, 16), 0.058, 0.005);  // the measured 57 ms
+  EXPECT_EQ(estimated_cpu_seconds(512, 512, 0), estimated_cpu_seconds(512, 512, 1));
+  const auto small = cpu_for_lone_pair(512, 512, 16);
+  const auto large = cpu_for_lone_pair(1920, 1080, 16);
+  const auto one_thread = cpu_for_lone_pair(512, 512, 1);
+  EXPECT_FALSE(large.has_value());
+  EXPECT_FALSE(one_thread.has_value());
+  if (!gpu_backend_compiled()) {
+    EXPECT_FALSE(small.has_value()) << "without CUDA choose_backend's reason says why";
+    return;
+  }
+  ASSERT_TRUE(small.has_value());
+  EXPECT_EQ(small->backend, Backend::Cpu);
+  EXPECT_FALSE(small->requested);
+  EXPECT_EQ(small->reason.rfind("auto: one 512x512 pair, which the CPU (16 threads", 0), 0u)
+      << small->reason;
 }
 
 }  // namespace

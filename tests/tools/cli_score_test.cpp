@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/gpu_info.h"
 #include "tests/support/test_support.h"
 #include "tests/tools/run_mad.h"
 
@@ -122,6 +123,21 @@ TEST(CliScore, BadInputsFailWithClearMessagesAndExitCodes) {
     EXPECT_NE(r.out.find(c.needle), std::string::npos) << r.out;
   }
   fs::remove_all(dir);
+}
+
+// --backend auto with one pair the CPU finishes before CUDA would start: the CPU runs, says why,
+// and --threads takes effect (with a GPU-only option the GPU is asked, as before).
+TEST(CliScore, AutoScoresALoneSmallPairOnTheCpu) {
+  const RunResult r = run_mad("score --threads 16 --json " + img("rocket_333x257.png") + " " +
+                              img("rocket_333x257__jpeg_q30.png"));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["backend"], "cpu");
+  if (gpu_backend_compiled())
+    EXPECT_EQ(j["backend_reason"].get<std::string>().rfind("auto: one 257x333 pair", 0), 0u)
+        << j["backend_reason"];
+  else
+    EXPECT_EQ(j["backend_reason"], "auto: built without CUDA");
 }
 
 TEST(CliScore, PairsListScoresTheGoodRowsAndReportsTheBadOne) {
