@@ -91,6 +91,21 @@ class Delivery {
   std::size_t next_ = 0;                    // the job position delivered next (in_order)
 };
 
+// Decoding is the CPU side of a GPU run: every core may decode, shared among the workers.
+PrefetchDepth prefetch_depth(const EngineOptions& options, int workers) {
+  PrefetchDepth d;
+  d.memory_budget_bytes =
+      options.decode_memory_bytes / static_cast<std::size_t>(std::max(1, workers));
+  if (options.lookahead > 0) {
+    d.max_pairs = d.initial_pairs = options.lookahead;
+    return d;
+  }
+  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  d.max_pairs =
+      std::max<std::size_t>(4, 2 * cores / static_cast<std::size_t>(std::max(1, workers)));
+  return d;
+}
+
 }  // namespace
 
 EngineReport plan_workers(const EngineOptions& options) {
@@ -149,7 +164,7 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
       std::vector<PairPaths> paths;
       for (std::size_t j : list)
         paths.push_back({jobs[j].ref, jobs[j].dist, !jobs[j].error.empty()});
-      PairPrefetcher prefetcher(std::move(paths), options.lookahead);
+      PairPrefetcher prefetcher(std::move(paths), prefetch_depth(options, report.workers));
       auto deliver = [&](std::vector<BatchScorer::Finished> finished) {
         for (auto& f : finished) {
           std::lock_guard<std::mutex> lock(mutex);

@@ -27,11 +27,15 @@ struct PairJob {
 };
 
 struct EngineOptions {
-  ScoreOptions score;         // backend Auto resolves as in mad::Scorer
-  int gpus = 0;               // CUDA workers: 0 = every visible device
-  int cpu_workers = 1;        // CPU backend: scorers run side by side (each also splits its
-                              // pair over all cores; several help with small images)
-  std::size_t lookahead = 4;  // pairs decoded ahead per worker
+  ScoreOptions score;   // backend Auto resolves as in mad::Scorer
+  int gpus = 0;         // CUDA workers: 0 = every visible device
+  int cpu_workers = 1;  // CPU backend: scorers run side by side (each also splits its
+                        // pair over all cores; several help with small images)
+  // Pairs decoded ahead per worker. 0: enough to keep every core decoding (twice the
+  // hardware threads shared among the workers, at least 4), fewer when large pairs would
+  // exceed decode_memory_bytes (PrefetchDepth).
+  std::size_t lookahead = 0;
+  std::size_t decode_memory_bytes = std::size_t{1} << 30;
   // Deliver outcomes in job order (a later job's outcome waits for the earlier ones). Off:
   // in completion order. With one worker both are the job order.
   bool in_order = false;

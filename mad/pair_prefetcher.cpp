@@ -1,5 +1,6 @@
 #include "mad/pair_prefetcher.h"
 
+#include <algorithm>
 #include <mutex>
 
 #include "common/error.h"
@@ -12,9 +13,17 @@ struct PairPrefetcher::RefCache {
   std::shared_future<std::shared_ptr<const GrayImage>> image;
 };
 
-PairPrefetcher::PairPrefetcher(std::vector<PairPaths> pairs, std::size_t lookahead)
+std::size_t decoded_pair_bytes(const GrayImage& ref, const GrayImage& dist) {
+  const auto bytes = [](const GrayImage& g) {
+    return g.pixels.pixel_count() * sizeof(double) + g.gray8.size();
+  };
+  return bytes(ref) + bytes(dist);
+}
+
+PairPrefetcher::PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth)
     : pairs_(std::move(pairs)),
-      lookahead_(lookahead ? lookahead : 1),
+      depth_(depth),
+      lookahead_(std::max<std::size_t>(1, std::min(depth.initial_pairs, depth.max_pairs))),
       pending_(pairs_.size()),
       ref_cache_(std::make_shared<RefCache>()) {
   schedule_until(lookahead_);
@@ -70,6 +79,12 @@ LoadedPair PairPrefetcher::next() {
   if (next_ >= pairs_.size()) throw Error("PairPrefetcher: no more pairs");
   LoadedPair p = pending_[next_].get();
   ++next_;
+  if (!sized_ && p.ref && p.dist) {
+    sized_ = true;
+    const std::size_t per_pair = std::max<std::size_t>(1, decoded_pair_bytes(*p.ref, *p.dist));
+    lookahead_ = std::clamp<std::size_t>(depth_.memory_budget_bytes / per_pair, 1,
+                                         std::max<std::size_t>(1, depth_.max_pairs));
+  }
   schedule_until(next_ + lookahead_);
   return p;
 }

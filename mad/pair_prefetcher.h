@@ -25,19 +25,36 @@ struct PairPaths {
   bool skip = false;  // handed out empty (no images, no error) without decoding anything
 };
 
+// How far ahead to decode. PNG decoding of a 512x384 pair takes milliseconds of one core while
+// a GPU scores it in well under one, so a GPU worker needs many decodes in flight to stay busy;
+// but a handful of 8K pairs already takes gigabytes. The depth therefore starts at
+// `initial_pairs` and, once the first pair is decoded and its size known, becomes as many pairs
+// as fit in `memory_budget_bytes`, between 1 and `max_pairs`.
+struct PrefetchDepth {
+  std::size_t max_pairs = 4;
+  std::size_t initial_pairs = 2;
+  std::size_t memory_budget_bytes = std::size_t{1} << 30;
+};
+
+// Host bytes of a decoded pair (both gray planes, double and 8-bit).
+std::size_t decoded_pair_bytes(const GrayImage& ref, const GrayImage& dist);
+
 class PairPrefetcher {
  public:
-  // `lookahead`: pairs decoded ahead of the consumer (>= 1).
-  PairPrefetcher(std::vector<PairPaths> pairs, std::size_t lookahead);
+  PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth);
   ~PairPrefetcher();
   bool has_next() const { return next_ < pairs_.size(); }
   // Blocks until the next pair in list order is decoded.
   LoadedPair next();
+  // Pairs decoded ahead of the consumer now.
+  std::size_t lookahead() const { return lookahead_; }
 
  private:
   void schedule_until(std::size_t end);
   std::vector<PairPaths> pairs_;
+  PrefetchDepth depth_;
   std::size_t lookahead_;
+  bool sized_ = false;  // lookahead_ set from a decoded pair's size
   std::size_t next_ = 0;
   std::size_t scheduled_ = 0;
   std::vector<std::future<LoadedPair>> pending_;  // indexed by pair, moved out when consumed

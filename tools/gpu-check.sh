@@ -112,6 +112,19 @@ if [ -x "$build/bin/mad" ]; then
   note "first score, 512x512 whole process (median of 7): auto ${fs_auto} s, cpu ${fs_cpu} s, cuda ${fs_cuda} s (goal: auto <= cpu); ${fs_reason}"
 fi
 
+# Dataset throughput from files (issue 12, goal 4): mad eval on 2000 generated 512x384 gray PNG
+# pairs (80 references of 25), decoding ahead on every core, in both precisions.
+if [ -x "$build/bin/mad" ]; then
+  syn=/tmp/gpu-check-synthetic
+  rm -rf "$syn"
+  "$build/bin/mad" eval "$syn" --make-synthetic --synthetic-refs 80 > "$logs/synthetic.log" 2>&1
+  for p in double float; do
+    "$build/bin/mad" eval "$syn" --precision "$p" --out "$logs/eval_$p.csv" --force --bootstrap 10 \
+      > "$logs/eval_$p.log" 2>&1
+    note "eval, 2000 synthetic 512x384 gray PNG pairs, $p (rc=$?): $(grep -o 'scoring: [^;]*' "$logs/eval_$p.log" | head -1)"
+  done
+fi
+
 if [ -x "$build/bin/mad" ] && "$build/bin/mad" bench --help > /dev/null 2>&1; then
   args=(--format json)
   [ $quick -eq 1 ] && args+=(--quick)

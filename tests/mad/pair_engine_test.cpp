@@ -11,6 +11,7 @@
 
 #include "common/image_io.h"
 #include "mad/pair_engine.h"
+#include "mad/pair_prefetcher.h"
 #include "mad/score.h"
 
 namespace mad {
@@ -153,6 +154,42 @@ TEST(PairEngine, AStoppedRunResumesOverTheRest) {
   both.insert(second.mad.begin(), second.mad.end());
   ASSERT_EQ(both.size(), full.mad.size());
   for (const auto& [id, mad] : full.mad) EXPECT_TRUE(same_bits(both.at(id), mad)) << id;
+}
+
+// The decode-ahead depth: fixed when given; otherwise it starts small and, once the first pair's
+// size is known, becomes as many pairs as the memory budget holds, capped by max_pairs. Pairs
+// come out in list order with their images either way.
+TEST(PairPrefetcher, DepthFollowsTheMemoryBudgetOfTheFirstPair) {
+  Images images("prefetch_depth");
+  std::vector<PairPaths> paths;
+  for (std::uint32_t i = 0; i < 12; ++i)
+    paths.push_back({images.write("r" + std::to_string(i) + ".png", i),
+                     images.write("d" + std::to_string(i) + ".png", 50 + i)});
+  const GrayImage one = load_gray_image(paths[0].ref);
+  const std::size_t pair_bytes = decoded_pair_bytes(one, one);
+  EXPECT_EQ(pair_bytes, 2u * kSide * kSide * (sizeof(double) + 1));
+
+  const auto depth_after_first = [&](PrefetchDepth depth) {
+    PairPrefetcher prefetcher(paths, depth);
+    const std::size_t initial = prefetcher.lookahead();
+    std::size_t after = 0;
+    for (std::size_t i = 0; prefetcher.has_next(); ++i) {
+      const LoadedPair p = prefetcher.next();
+      EXPECT_EQ(p.index, i);
+      EXPECT_TRUE(p.error.empty()) << p.error;
+      EXPECT_TRUE(p.dist && p.dist->pixels.width() == kSide);
+      if (i == 0) after = prefetcher.lookahead();
+    }
+    return std::make_pair(initial, after);
+  };
+  EXPECT_EQ(depth_after_first({32, 2, std::size_t{1} << 30}),
+            std::make_pair(std::size_t{2}, std::size_t{32}));
+  EXPECT_EQ(depth_after_first({32, 2, 5 * pair_bytes + 1}),
+            std::make_pair(std::size_t{2}, std::size_t{5}));
+  EXPECT_EQ(depth_after_first({32, 2, pair_bytes / 2}),
+            std::make_pair(std::size_t{2}, std::size_t{1}));
+  EXPECT_EQ(depth_after_first({3, 8, std::size_t{1} << 30}),
+            std::make_pair(std::size_t{3}, std::size_t{3}));
 }
 
 }  // namespace
