@@ -144,7 +144,7 @@ TEST(BenchConfig, LaunchShapesFromVariantNames) {
 TEST(BenchSummary, GoalFiguresComeFromTheRows) {
   BenchReport rep = device_report();
   rep.rows = {row("a5", "40_subbands", "a5-original", 10),
-              row("a5", "40_subbands", "a5-shared", 2),
+              row("a5", "40_subbands", "a5-cta-per-block", 2),
               row("a5", "40_subbands", "a5-fast", 0.5),
               row("histogram", "uniform_random", "shared_warp", 1, 8192, 8192, "u8"),
               row("histogram", "monochrome", "shared_warp", 1.5, 8192, 8192, "u8"),
