@@ -113,8 +113,7 @@ void check_mean_variant(const VariantRow<A5MeanLaunches>& variant, const Shape& 
         const double ref = want[static_cast<std::size_t>(by) * grid.cols + bx];
         const double g = static_cast<double>(got[i * out_stride + by * out_pitch + bx]);
         if (!(std::fabs(g - ref) <= mean_bound<Real>(ref))) {  // NaN (unwritten) fails too
-          if (bad++ == 0)
-            first << "block (" << by << "," << bx << "): gpu " << g << " cpu " << ref;
+          if (bad++ == 0) first << "block (" << by << "," << bx << "): gpu " << g << " cpu " << ref;
         }
       }
     EXPECT_EQ(bad, 0) << label << " subband " << i << ": " << bad << " blocks off, first "
@@ -131,7 +130,7 @@ void check_mean_variant(const VariantRow<A5MeanLaunches>& variant, const Shape& 
 
 // MAD's minimum and one block, odd and prime sides, partial CTAs both ways, the thesis's
 // 512x512 and a 1920x1080 frame.
-const Shape kShapes[] = {{16, 16},   {34, 34},   {61, 47},     {17, 31},
+const Shape kShapes[] = {{16, 16},   {34, 34},   {61, 47},    {17, 31},
                          {131, 127}, {512, 512}, {1920, 1080}};
 
 TEST(A5MeanVariantsCuda, RegistryHoldsTheThesisFourInBothPrecisions) {

@@ -42,9 +42,9 @@ TEST(A5VariantsCuda, RegistryHoldsBothPrecisionsOfEveryVariant) {
   EXPECT_STREQ(registry.find("").name, "a5-fast");
   EXPECT_EQ(registry.default_name(), "a5-fast");
   // The thesis's forms (Appendices B and C) first, then ours.
-  const char* names[] = {"a5-original",      "a5-shared-loop", "a5-shared-unrolled",
-                         "a5-shared-unrolled-cf", "a5-per-thread", "a5-cta-per-block",
-                         "a5-direct",        "a5-fast"};
+  const char* names[] = {
+      "a5-original",   "a5-shared-loop",   "a5-shared-unrolled", "a5-shared-unrolled-cf",
+      "a5-per-thread", "a5-cta-per-block", "a5-direct",          "a5-fast"};
   for (std::size_t k = 0; k < rows.size(); ++k) EXPECT_STREQ(rows[k].name, names[k]);
   EXPECT_STREQ(registry.find("a5-cta-per-block").name, "a5-cta-per-block");
   EXPECT_THROW(registry.find("a5-shared"), InvalidArgument);  // renamed a5-cta-per-block
@@ -77,8 +77,8 @@ TEST(A5VariantsCuda, FloatWithinDocumentedBoundOnRealSubbands) {
 TEST(A5VariantsCuda, EdgeSizesMatchCpu) {
   MAD_REQUIRE_GPU();
   std::uint32_t seed = 4321;
-  for (const Shape& s : {Shape{16, 16}, Shape{17, 31}, Shape{61, 47}, Shape{131, 127},
-                         Shape{1920, 1080}}) {
+  for (const Shape& s :
+       {Shape{16, 16}, Shape{17, 31}, Shape{61, 47}, Shape{131, 127}, Shape{1920, 1080}}) {
     const auto subbands = random_subbands(s, seed++);
     for (const VariantRow<A5Launches>& v : a5_variants().rows()) {
       check_variant<double>(v, subbands, false, "random " + shape_name(s));
