@@ -73,6 +73,47 @@ struct ModulusSamples {
   }
 };
 
+constexpr int kBlockSamples = kBlockSize * kBlockSize;  // 256
+
+// The per-thread forms (a5-original, a5-per-thread; thesis Appendix B): the block whose
+// top-left sample is (y0, x0) gathered into a private array in row-major order...
+template <class Real, class Samples>
+__device__ __forceinline__ void gather_block(const Samples& samples, int y0, int x0,
+                                             Real (&v)[kBlockSamples]) {
+  for (int i = 0; i < kBlockSize; ++i)
+    for (int j = 0; j < kBlockSize; ++j) v[i * kBlockSize + j] = samples(y0 + i, x0 + j);
+}
+
+// ... its mean, summed in that order (Appendix B's second loop) ...
+template <class Real>
+__device__ __forceinline__ Real private_block_mean(const Real (&v)[kBlockSamples]) {
+  Real sum = 0;
+  for (int k = 0; k < kBlockSamples; ++k) sum += v[k];
+  return sum / Real(kBlockSamples);
+}
+
+// ... and the central sums S2, S3, S4 about it (the second pass the thesis left to future
+// work, in the accumulation order every variant uses: d^2 rounded, then FMAs).
+template <class Real>
+__device__ __forceinline__ void private_central_sums(const Real (&v)[kBlockSamples], Real mean,
+                                                     Real& s2, Real& s3, Real& s4) {
+  s2 = s3 = s4 = 0;
+  for (int k = 0; k < kBlockSamples; ++k) {
+    const Real d = v[k] - mean;
+    const Real d2 = d * d;
+    s2 += d2;
+    s3 = fma_rn(d2, d, s3);
+    s4 = fma_rn(d2, d2, s4);
+  }
+}
+
+// Writes the mean of block (by, bx) of subband i (the mean-only forms).
+template <class Real>
+__device__ __forceinline__ void store_block_mean(const A5MeanOutput<Real>& out, int subband, int by,
+                                                 int bx, Real mean) {
+  out.mean[subband * out.subband_stride + by * out.pitch + bx] = mean;
+}
+
 // Writes std, skew and kurt of block (by, bx) of subband i from its central sums (spec §4.4):
 // unbiased std, biased normalisation for skew and Pearson kurtosis, 0 when sigma_b == 0. The
 // expressions follow the CPU reference (appearance/block_stats_cpu.cpp) term by term.
@@ -93,17 +134,27 @@ __device__ __forceinline__ void store_block_stats(const A5Output<Real>& out, int
   }
 }
 
-// Shared argument checks of the launch functions (host side). Returns false when there is
-// nothing to launch (no subbands, or an image below 16x16 with an empty grid); throws
-// InvalidArgument for null pointers, short pitches and more subbands than gridDim.z allows.
+// Whether the output has its planes: std, skew and kurt, or the block means.
 template <class Real>
-bool a5_launch_needed(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
+bool has_planes(const A5Output<Real>& out) {
+  return out.std && out.skew && out.kurt;
+}
+template <class Real>
+bool has_planes(const A5MeanOutput<Real>& out) {
+  return out.mean != nullptr;
+}
+
+// Shared argument checks of the launch functions (host side), for A5Output and A5MeanOutput.
+// Returns false when there is nothing to launch (no subbands, or an image below 16x16 with an
+// empty grid); throws InvalidArgument for null pointers, short pitches and more subbands than
+// gridDim.z allows.
+template <class Real, class Output>
+bool a5_launch_needed(const A5Input<Real>& in, const Output& out, const BlockGrid& grid,
                       const char* who) {
   if (in.count <= 0 || grid.count() == 0) return false;
   const std::string name(who);
   if (in.count > 65535) throw InvalidArgument(name + ": more than 65535 subbands per launch");
-  if (!in.data || !out.std || !out.skew || !out.kurt)
-    throw InvalidArgument(name + ": null device pointer");
+  if (!in.data || !has_planes(out)) throw InvalidArgument(name + ": null device pointer");
   if (in.pitch < grid.image_width || out.pitch < grid.cols)
     throw InvalidArgument(name + ": pitch shorter than a row");
   const std::ptrdiff_t in_plane = in.pitch * (grid.image_height - 1) + grid.image_width;
@@ -113,18 +164,16 @@ bool a5_launch_needed(const A5Input<Real>& in, const A5Output<Real>& out, const 
   return true;
 }
 
-// The host side every A5 variant shares: the argument checks above (nothing launched when
-// there is nothing to do), the CTA grid (CTAs of cta_blocks_x x cta_blocks_y blocks, one
-// grid.z slice per subband; more than 65535 CTA rows are refused), then
-// `launch(samples, cta_grid)` with a value of the input's sample source type (RealSamples or
-// ModulusSamples, used only for its type) and the launch check. Does not synchronize.
-template <class Real, class Launch>
-void launch_a5_variant(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
-                       const char* who, int cta_blocks_x, int cta_blocks_y, Launch&& launch) {
+// The host side every A5 variant shares, after the grid of CTAs is chosen: the argument checks
+// above (nothing launched when there is nothing to do), a refusal of more than 65535 CTAs in
+// grid y, then `launch(samples, cta_grid)` with a value of the input's sample source type
+// (RealSamples or ModulusSamples, used only for its type) and the launch check. Does not
+// synchronize.
+template <class Real, class Output, class Launch>
+void launch_a5_on_grid(const A5Input<Real>& in, const Output& out, const BlockGrid& grid,
+                       const char* who, dim3 cta_grid, Launch&& launch) {
   if (!a5_launch_needed(in, out, grid, who)) return;
-  const dim3 cta_grid((grid.cols + cta_blocks_x - 1) / cta_blocks_x,
-                      (grid.rows + cta_blocks_y - 1) / cta_blocks_y, in.count);
-  if (cta_grid.y > 65535) throw InvalidArgument(std::string(who) + ": image too tall");
+  if (cta_grid.y > 65535) throw InvalidArgument(std::string(who) + ": image too large");
   if (in.complex_modulus)
     launch(ModulusSamples<Real>{}, cta_grid);
   else
@@ -132,4 +181,44 @@ void launch_a5_variant(const A5Input<Real>& in, const A5Output<Real>& out, const
   MAD_CUDA_CHECK_LAUNCH();
 }
 
+inline unsigned ceil_div(int n, int d) {
+  return static_cast<unsigned>((n + d - 1) / d);
+}
+
+// CTAs of cta_blocks_x x cta_blocks_y blocks, block columns along grid x, block rows along
+// grid y, one grid.z slice per subband (our own variants).
+template <class Real, class Output, class Launch>
+void launch_a5_variant(const A5Input<Real>& in, const Output& out, const BlockGrid& grid,
+                       const char* who, int cta_blocks_x, int cta_blocks_y, Launch&& launch) {
+  launch_a5_on_grid(
+      in, out, grid, who,
+      dim3(ceil_div(grid.cols, cta_blocks_x), ceil_div(grid.rows, cta_blocks_y), in.count), launch);
+}
+
+// The thesis's orientation (Appendices B and C): threadIdx.x and blockIdx.x walk block ROWS,
+// threadIdx.y and blockIdx.y block columns, CTAs of cta_block_rows x cta_block_cols blocks,
+// one grid.z slice per subband.
+template <class Real, class Output, class Launch>
+void launch_a5_thesis_variant(const A5Input<Real>& in, const Output& out, const BlockGrid& grid,
+                              const char* who, int cta_block_rows, int cta_block_cols,
+                              Launch&& launch) {
+  launch_a5_on_grid(
+      in, out, grid, who,
+      dim3(ceil_div(grid.rows, cta_block_rows), ceil_div(grid.cols, cta_block_cols), in.count),
+      launch);
+}
+
 }  // namespace mad::appearance::detail
+
+// Explicit instantiations of a thesis form's launch, a function template
+// fn<Real, Output>(in, out, grid, stream), for both precisions of both outputs (all statistics
+// for a5_variants(), the mean alone for a5_mean_variants()). Use in namespace mad::appearance.
+#define MAD_A5_INSTANTIATE_STATS_AND_MEAN(fn)                                                     \
+  template void fn<double, A5Output<double>>(const A5Input<double>&, const A5Output<double>&,     \
+                                             const BlockGrid&, cudaStream_t);                     \
+  template void fn<float, A5Output<float>>(const A5Input<float>&, const A5Output<float>&,         \
+                                           const BlockGrid&, cudaStream_t);                       \
+  template void fn<double, A5MeanOutput<double>>(                                                 \
+      const A5Input<double>&, const A5MeanOutput<double>&, const BlockGrid&, cudaStream_t);       \
+  template void fn<float, A5MeanOutput<float>>(const A5Input<float>&, const A5MeanOutput<float>&, \
+                                               const BlockGrid&, cudaStream_t)

@@ -1,65 +1,63 @@
-// A5 variant "a5-original": the thesis's first GPU form of the block statistics (spec §4.4).
+// A5 variant "a5-original" (both registries): the thesis's first GPU form, faithful to thesis
+// Appendix B (A5_fast_lo_stats_kernel; Table 9: 1.000512 ms for the mean of one 512x512 float
+// subband on a K40).
 //
-// Strategy: one thread per 16x16 block. The thread gathers its block's 256 samples into a
-// private array (too large for registers, so it lives in local memory: the baseline the other
-// variants are measured against), sums them in row-major order for the mean, then walks the
-// array again for the central sums S2, S3, S4.
-// Launch shape: 16x8 threads per CTA over the block grid, blockIdx.z = subband.
-// Reads every sample 16 times (once per block covering it), and for complex input evaluates
-// the modulus each time.
+// Strategy: one thread per 16x16 block in a 16x16-thread CTA. As in Appendix B, threadIdx.x /
+// blockIdx.x walk block ROWS (i = 4 * (threadIdx.x + blockIdx.x * blockDim.x) is the row of
+// xVal[iB * N + jB]) and threadIdx.y / blockIdx.y block columns, so the lanes of a warp read
+// blocks 4 rows apart: the strided gather of Chapter 3 (Table 6, Figure 21). The thread copies
+// its block's 256 samples row by row into a private array (local memory), sums them in that
+// order for the mean, and (the all-statistics form; the thesis stops at the mean) walks the
+// array again for the central sums S2, S3, S4 (detail::gather_block and friends, shared with
+// a5-per-thread, which is this form with the mapping turned round).
+//
+// Generalised from the thesis, which assumes N = 512 (grid and pitch from the #define N):
+// any width, height >= 16, pitch and subband count (blockIdx.z = subband). The thesis's guard
+// (i < N - WIN_SIZE) leaves out the last valid block row and column (i = N - 16 is a block
+// inside the image), and its else branch copies input samples into out, whose N x N layout
+// holds the means at [global_idx * N + global_idy]; here the guard is the block grid and
+// only blocks are written, into the planes of A5Output / A5MeanOutput.
+// Launch shape: 16x16 threads, grid (ceil(rows/16), ceil(cols/16), subbands).
 #include "appearance/a5_device_cuda.cuh"
 
 namespace mad::appearance {
 namespace {
 
-constexpr int kThreadsX = 16;
-constexpr int kThreadsY = 8;
-constexpr int kSamples = kBlockSize * kBlockSize;  // 256
+constexpr int kThreads = 16;  // CTA side: blockDim.x == blockDim.y == 16, as in the thesis
 
-template <class Real, class Samples>
-__global__ void __launch_bounds__(kThreadsX* kThreadsY)
-    a5_original_kernel(A5Input<Real> in, A5Output<Real> out, int rows, int cols) {
-  const int bx = blockIdx.x * kThreadsX + threadIdx.x;
-  const int by = blockIdx.y * kThreadsY + threadIdx.y;
+template <class Real, class Samples, class Output>
+__global__ void __launch_bounds__(kThreads* kThreads)
+    a5_original_kernel(A5Input<Real> in, Output out, int rows, int cols) {
+  const int by = blockIdx.x * kThreads + threadIdx.x;  // Appendix B's i / 4: the block row
+  const int bx = blockIdx.y * kThreads + threadIdx.y;  // Appendix B's j / 4: the block column
   const int subband = blockIdx.z;
-  if (bx >= cols || by >= rows) return;
+  if (by >= rows || bx >= cols) return;
   const Samples samples = Samples::make(in, subband);
-  const int y0 = by * kBlockStride, x0 = bx * kBlockStride;
 
-  Real v[kSamples];
-  for (int i = 0; i < kBlockSize; ++i)
-    for (int j = 0; j < kBlockSize; ++j) v[i * kBlockSize + j] = samples(y0 + i, x0 + j);
-
-  Real sum = 0;
-  for (int k = 0; k < kSamples; ++k) sum += v[k];
-  const Real mean = sum / Real(kSamples);
-
-  Real s2 = 0, s3 = 0, s4 = 0;
-  for (int k = 0; k < kSamples; ++k) {
-    const Real d = v[k] - mean;
-    const Real d2 = d * d;
-    s2 += d2;
-    s3 = detail::fma_rn(d2, d, s3);
-    s4 = detail::fma_rn(d2, d2, s4);
+  Real v[detail::kBlockSamples];
+  detail::gather_block(samples, by * kBlockStride, bx * kBlockStride, v);
+  const Real mean = detail::private_block_mean(v);
+  if constexpr (std::is_same_v<Output, A5MeanOutput<Real>>) {
+    detail::store_block_mean(out, subband, by, bx, mean);
+  } else {
+    Real s2, s3, s4;
+    detail::private_central_sums(v, mean, s2, s3, s4);
+    detail::store_block_stats(out, subband, by, bx, s2, s3, s4);
   }
-  detail::store_block_stats(out, subband, by, bx, s2, s3, s4);
 }
 
 }  // namespace
 
-template <class Real>
-void launch_a5_original(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
+template <class Real, class Output>
+void launch_a5_original(const A5Input<Real>& in, const Output& out, const BlockGrid& grid,
                         cudaStream_t stream) {
-  detail::launch_a5_variant(
-      in, out, grid, "a5-original", kThreadsX, kThreadsY, [&](auto samples, dim3 cta_grid) {
-        a5_original_kernel<Real, decltype(samples)>
-            <<<cta_grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, grid.rows, grid.cols);
+  detail::launch_a5_thesis_variant(
+      in, out, grid, "a5-original", kThreads, kThreads, [&](auto samples, dim3 cta_grid) {
+        a5_original_kernel<Real, decltype(samples), Output>
+            <<<cta_grid, dim3(kThreads, kThreads), 0, stream>>>(in, out, grid.rows, grid.cols);
       });
 }
 
-template void launch_a5_original<double>(const A5Input<double>&, const A5Output<double>&,
-                                         const BlockGrid&, cudaStream_t);
-template void launch_a5_original<float>(const A5Input<float>&, const A5Output<float>&,
-                                        const BlockGrid&, cudaStream_t);
+MAD_A5_INSTANTIATE_STATS_AND_MEAN(launch_a5_original);
 
 }  // namespace mad::appearance

@@ -11,7 +11,8 @@
 // (two-pass per block: the mean first, then the central sums):
 //   std = sqrt(S2/255), skew = (S3/256)/sigma_b^3, kurt = (S4/256)/sigma_b^4,
 //   sigma_b = sqrt(S2/256), skew = kurt = 0 when sigma_b == 0.
-// Any image size >= 16x16 works (smaller: empty grid, nothing written).
+// Any image size >= 16x16 works (smaller: empty grid, nothing written). The mean-only forms
+// (A5MeanLaunchFn) read the same input and write m alone (A5MeanOutput).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -56,6 +57,16 @@ struct A5Output {
   Real* std = nullptr;
   Real* skew = nullptr;
   Real* kurt = nullptr;
+  std::ptrdiff_t pitch = 0;
+  std::ptrdiff_t subband_stride = 0;
+};
+
+// The mean-only forms (a5_mean_variants(), the thesis's Table 9 measurement): one plane of
+// block means m per subband, grid.rows x grid.cols with rows `pitch` elements apart:
+// mean[i * subband_stride + by * pitch + bx].
+template <class Real>
+struct A5MeanOutput {
+  Real* mean = nullptr;
   std::ptrdiff_t pitch = 0;
   std::ptrdiff_t subband_stride = 0;
 };

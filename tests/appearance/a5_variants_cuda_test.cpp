@@ -27,7 +27,7 @@ TEST(A5VariantsCuda, RegistryHoldsBothPrecisionsOfEveryVariant) {
   const auto& registry = a5_variants();
   const auto& rows = registry.rows();
   const auto& infos = registry.infos();
-  ASSERT_EQ(rows.size(), 4u);
+  ASSERT_EQ(rows.size(), 8u);
   ASSERT_EQ(infos.size(), rows.size());
   int defaults = 0;
   for (std::size_t k = 0; k < rows.size(); ++k) {
@@ -41,7 +41,13 @@ TEST(A5VariantsCuda, RegistryHoldsBothPrecisionsOfEveryVariant) {
   EXPECT_EQ(defaults, 1);
   EXPECT_STREQ(registry.find("").name, "a5-fast");
   EXPECT_EQ(registry.default_name(), "a5-fast");
-  EXPECT_STREQ(registry.find("a5-shared").name, "a5-shared");
+  // The thesis's forms (Appendices B and C) first, then ours.
+  const char* names[] = {
+      "a5-original",   "a5-shared-loop",   "a5-shared-unrolled", "a5-shared-unrolled-cf",
+      "a5-per-thread", "a5-cta-per-block", "a5-direct",          "a5-fast"};
+  for (std::size_t k = 0; k < rows.size(); ++k) EXPECT_STREQ(rows[k].name, names[k]);
+  EXPECT_STREQ(registry.find("a5-cta-per-block").name, "a5-cta-per-block");
+  EXPECT_THROW(registry.find("a5-shared"), InvalidArgument);  // renamed a5-cta-per-block
   EXPECT_THROW(registry.find("a5-nonexistent"), InvalidArgument);
 }
 
@@ -63,6 +69,22 @@ TEST(A5VariantsCuda, FloatWithinDocumentedBoundOnRandomSubbands) {
 TEST(A5VariantsCuda, FloatWithinDocumentedBoundOnRealSubbands) {
   MAD_REQUIRE_GPU();
   check_all_variants<float>(true);
+}
+
+// Sizes that stress the edge handling of the thesis's forms, whose CTAs cover 4x4 (shared
+// tile) or 16x16 (per thread) blocks: a single block, partial CTAs in both directions, odd and
+// prime sides, and a 1920x1080 frame (a partial last CTA row and column).
+TEST(A5VariantsCuda, EdgeSizesMatchCpu) {
+  MAD_REQUIRE_GPU();
+  std::uint32_t seed = 4321;
+  for (const Shape& s :
+       {Shape{16, 16}, Shape{17, 31}, Shape{61, 47}, Shape{131, 127}, Shape{1920, 1080}}) {
+    const auto subbands = random_subbands(s, seed++);
+    for (const VariantRow<A5Launches>& v : a5_variants().rows()) {
+      check_variant<double>(v, subbands, false, "random " + shape_name(s));
+      check_variant<float>(v, subbands, false, "random " + shape_name(s));
+    }
+  }
 }
 
 TEST(A5VariantsCuda, PaddedPitchAndSubbandGapAreHonoured) {
@@ -130,7 +152,7 @@ void check_complex_input(const Shape& s) {
 
 TEST(A5VariantsCuda, ComplexInputFusesModulusAndScale) {
   MAD_REQUIRE_GPU();
-  for (const Shape& s : {Shape{35, 61}, Shape{512, 384}}) {
+  for (const Shape& s : {Shape{16, 16}, Shape{61, 47}, Shape{35, 61}, Shape{512, 384}}) {
     check_complex_input<double>(s);
     check_complex_input<float>(s);
   }

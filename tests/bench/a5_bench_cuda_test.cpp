@@ -46,5 +46,37 @@ TEST(A5BenchCuda, TimesEveryVariant) {
   EXPECT_THROW(a5_bench(views, options), InvalidArgument);
 }
 
+// The thesis's Table 9 measurement: the mean-only forms on one subband.
+TEST(A5BenchCuda, TimesEveryMeanOnlyForm) {
+  MAD_REQUIRE_GPU();
+  const auto images = appearance::a5_test::random_subbands(appearance::a5_test::Shape{61, 47}, 6);
+  A5BenchOptions options;
+  options.warmup_runs = 1;
+  options.timed_runs = 3;
+  for (bool single : {false, true}) {
+    options.single_precision = single;
+    const std::vector<A5MeanBenchResult> results = a5_mean_bench(images[0].cview(), options);
+    const auto& infos = appearance::a5_mean_variants().infos();
+    ASSERT_EQ(results.size(), infos.size());
+    for (std::size_t k = 0; k < infos.size(); ++k) {
+      EXPECT_EQ(results[k].variant, infos[k].name);
+      EXPECT_EQ(results[k].precision, single ? "float" : "double");
+      EXPECT_EQ(results[k].blocks, BlockGrid(61, 47).count());
+      EXPECT_EQ(results[k].time.runs, 3) << results[k].variant;
+      EXPECT_GT(results[k].time.min_ms, 0.0) << results[k].variant;
+    }
+  }
+  options.variants = {"a5-fast"};  // an all-statistics form: not in the mean registry
+  EXPECT_THROW(a5_mean_bench(images[0].cview(), options), InvalidArgument);
+}
+
+TEST(A5BenchCuda, Table9FiguresNameEveryMeanOnlyForm) {
+  // Needs no device: the figures are host data.
+  for (const auto& info : appearance::a5_mean_variants().infos())
+    EXPECT_GT(thesis_table9_ms(info.name), 0.0) << info.name;
+  EXPECT_EQ(thesis_table9_ms("a5-shared-unrolled-cf"), 0.757984);
+  EXPECT_EQ(thesis_table9_ms("a5-fast"), 0.0);
+}
+
 }  // namespace
 }  // namespace mad::bench

@@ -168,7 +168,7 @@ TEST(CudaPipelineVariants, EveryVariantMatchesTheCpu) {
   const GrayImage dst =
       load_gray_image(test::data_path("reference/images/rocket_333x257__jpeg_q30.png"));
   const ScoreResult cpu = score(ref, dst, options(Backend::Cpu));
-  for (const char* a5 : {"a5-original", "a5-shared", "a5-fast"}) {
+  for (const char* a5 : {"a5-original", "a5-shared-unrolled-cf", "a5-cta-per-block", "a5-fast"}) {
     for (const char* det : {"det-original", "det-shared", "det-fast", "det-fast-8x8"}) {
       ScoreOptions o = options(Backend::Cuda);
       o.a5_variant = a5;

@@ -32,7 +32,33 @@ struct A5BenchResult {
   double gvisits_per_s = 0;  // sample_visits / time.median_ms
 };
 
+// The mean-only forms (appearance::a5_mean_variants(), the thesis's Table 9 measurement) on one
+// subband: the 16x16 block means, stride 4, alone.
+struct A5MeanBenchResult {
+  std::string variant;
+  std::string precision;  // "double" or "float"
+  int width = 0, height = 0;
+  std::size_t blocks = 0;  // 16x16 blocks of the subband
+  Measurement time;
+};
+
+// The thesis's Table 9 time (ms; one 512x512 float subband, Tesla K40) of a mean-only form, or
+// 0 for a name it does not list.
+inline double thesis_table9_ms(const std::string& variant) {
+  if (variant == "a5-original") return 1.000512;
+  if (variant == "a5-shared-loop") return 1.623392;
+  if (variant == "a5-shared-unrolled") return 0.928031;
+  if (variant == "a5-shared-unrolled-cf") return 0.757984;
+  return 0;
+}
+
 #ifdef MAD_HAVE_CUDA
+// Times each selected mean-only variant (options.variants names rows of a5_mean_variants();
+// empty: all) on `subband`, with CUDA events like a5_bench. Synchronises; throws
+// InvalidArgument for unknown names or an empty subband, GpuError on CUDA failures.
+std::vector<A5MeanBenchResult> a5_mean_bench(ImageView<const double> subband,
+                                             const A5BenchOptions& options);
+
 // Times each selected variant on `subbands` (equally sized real images, e.g. subband
 // magnitudes), all in one launch per run, with CUDA events: warm-up, then the median of the
 // timed runs. Uploads the data once; synchronises (it is a benchmark). Throws InvalidArgument

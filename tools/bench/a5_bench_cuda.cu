@@ -20,39 +20,81 @@ using appearance::A5Launches;
 using appearance::A5Output;
 using appearance::a5_output_planes;
 
-std::vector<const VariantRow<A5Launches>*> selected_variants(const A5BenchOptions& options) {
-  std::vector<const VariantRow<A5Launches>*> out;
+// The rows of `registry` that options.variants names (all when empty); unknown names throw.
+template <class Launches>
+std::vector<const VariantRow<Launches>*> selected_variants(
+    const VariantRegistry<Launches>& registry, const A5BenchOptions& options) {
+  std::vector<const VariantRow<Launches>*> out;
   if (options.variants.empty()) {
-    for (const VariantRow<A5Launches>& v : appearance::a5_variants().rows()) out.push_back(&v);
+    for (const VariantRow<Launches>& v : registry.rows()) out.push_back(&v);
   } else {
-    for (const std::string& name : options.variants)
-      out.push_back(&appearance::a5_variants().find(name));
+    for (const std::string& name : options.variants) out.push_back(&registry.find(name));
   }
   return out;
+}
+
+// The subbands (equal shapes) in Real, one after another without padding.
+template <class Real>
+std::vector<Real> pack(const std::vector<ImageView<const double>>& subbands) {
+  const int width = subbands.front().width, height = subbands.front().height;
+  const std::size_t plane = static_cast<std::size_t>(width) * height;
+  std::vector<Real> host(subbands.size() * plane);
+  for (std::size_t i = 0; i < subbands.size(); ++i)
+    for (int y = 0; y < height; ++y)
+      for (int x = 0; x < width; ++x)
+        host[i * plane + static_cast<std::size_t>(y) * width + x] =
+            static_cast<Real>(subbands[i](y, x));
+  return host;
+}
+
+// Enqueues the copy of `host` into a new device buffer on `stream` (`host` must outlive it).
+template <class Real>
+cuda::DeviceBuffer<Real> upload(const std::vector<Real>& host, cudaStream_t stream) {
+  cuda::DeviceBuffer<Real> d(host.size());
+  MAD_CUDA_CHECK(cudaMemcpyAsync(d.get(), host.data(), host.size() * sizeof(Real),
+                                 cudaMemcpyHostToDevice, stream));
+  return d;
+}
+
+// Times each row's launch on (in, out) with CUDA events and returns one Result a row, with
+// its variant, precision, shape, blocks and time filled. Does not synchronize at the end.
+template <class Result, class Real, class Launches, class Output>
+std::vector<Result> time_variants(const std::vector<const VariantRow<Launches>*>& variants,
+                                  const A5Input<Real>& in, const Output& out,
+                                  const BlockGrid& grid, cudaStream_t stream,
+                                  const A5BenchOptions& options) {
+  GpuTimerOptions timer;
+  timer.warmup = options.warmup_runs;
+  timer.runs = options.timed_runs;
+  std::vector<Result> results;
+  for (const VariantRow<Launches>* v : variants) {
+    Result res;
+    res.time = time_gpu(stream, timer,
+                        [&](int) { v->launch.template get<Real>()(in, out, grid, stream); });
+    res.variant = v->name;
+    res.precision = sizeof(Real) == sizeof(double) ? "double" : "float";
+    res.width = grid.image_width;
+    res.height = grid.image_height;
+    res.blocks = grid.count();
+    results.push_back(res);
+  }
+  return results;
 }
 
 template <class Real>
 std::vector<A5BenchResult> bench(const std::vector<ImageView<const double>>& subbands,
                                  const A5BenchOptions& options) {
-  const auto variants = selected_variants(options);  // validates names first
+  const auto variants = selected_variants(appearance::a5_variants(), options);  // names first
   const int width = subbands.front().width, height = subbands.front().height;
   const BlockGrid grid(width, height);
   const std::size_t plane = static_cast<std::size_t>(width) * height;
   const std::size_t count = subbands.size();
   const std::size_t blocks = grid.count();
 
-  std::vector<Real> host(count * plane);
-  for (std::size_t i = 0; i < count; ++i)
-    for (int y = 0; y < height; ++y)
-      for (int x = 0; x < width; ++x)
-        host[i * plane + static_cast<std::size_t>(y) * width + x] =
-            static_cast<Real>(subbands[i](y, x));
-
   cuda::Stream stream;
-  cuda::DeviceBuffer<Real> input(host.size());
+  const std::vector<Real> host = pack<Real>(subbands);
+  cuda::DeviceBuffer<Real> input = upload(host, stream.get());
   cuda::DeviceBuffer<Real> output(3 * count * blocks);
-  MAD_CUDA_CHECK(cudaMemcpyAsync(input.get(), host.data(), host.size() * sizeof(Real),
-                                 cudaMemcpyHostToDevice, stream.get()));
 
   A5Input<Real> in;
   in.data = input.get();
@@ -61,30 +103,55 @@ std::vector<A5BenchResult> bench(const std::vector<ImageView<const double>>& sub
   in.count = static_cast<int>(count);
   const A5Output<Real> out = a5_output_planes(output.get(), count * blocks, grid.cols, blocks);
 
-  GpuTimerOptions timer;
-  timer.warmup = options.warmup_runs;
-  timer.runs = options.timed_runs;
-  std::vector<A5BenchResult> results;
-  for (const VariantRow<A5Launches>* v : variants) {
-    A5BenchResult res;
-    res.time = time_gpu(stream.get(), timer,
-                        [&](int) { v->launch.get<Real>()(in, out, grid, stream.get()); });
-    res.variant = v->name;
-    res.precision = sizeof(Real) == sizeof(double) ? "double" : "float";
-    res.width = width;
-    res.height = height;
+  std::vector<A5BenchResult> results =
+      time_variants<A5BenchResult>(variants, in, out, grid, stream.get(), options);
+  for (A5BenchResult& res : results) {
     res.subbands = static_cast<int>(count);
-    res.blocks = blocks;
     res.input_bytes = static_cast<double>(count * plane * sizeof(Real));
     res.sample_visits = 2.0 * kBlockSize * kBlockSize * static_cast<double>(blocks) * count;
     res.gvisits_per_s = res.sample_visits / (res.time.median_ms * 1e-3) * 1e-9;
-    results.push_back(res);
   }
   stream.synchronize();
   return results;
 }
 
+template <class Real>
+std::vector<A5MeanBenchResult> mean_bench(ImageView<const double> subband,
+                                          const A5BenchOptions& options) {
+  const auto variants = selected_variants(appearance::a5_mean_variants(), options);
+  const int width = subband.width, height = subband.height;
+  const BlockGrid grid(width, height);
+  cuda::Stream stream;
+  const std::vector<Real> host = pack<Real>({subband});
+  cuda::DeviceBuffer<Real> input = upload(host, stream.get());
+  cuda::DeviceBuffer<Real> output(std::max<std::size_t>(grid.count(), 1));
+  A5Input<Real> in;
+  in.data = input.get();
+  in.pitch = width;
+  in.subband_stride = static_cast<std::ptrdiff_t>(host.size());
+  in.count = 1;
+  appearance::A5MeanOutput<Real> out;
+  out.mean = output.get();
+  out.pitch = grid.cols;
+  out.subband_stride = static_cast<std::ptrdiff_t>(grid.count());
+
+  const std::vector<A5MeanBenchResult> results =
+      time_variants<A5MeanBenchResult>(variants, in, out, grid, stream.get(), options);
+  stream.synchronize();
+  return results;
+}
+
 }  // namespace
+
+std::vector<A5MeanBenchResult> a5_mean_bench(ImageView<const double> subband,
+                                             const A5BenchOptions& options) {
+  if (!subband.data || subband.width <= 0 || subband.height <= 0)
+    throw InvalidArgument("a5_mean_bench: empty subband");
+  if (options.timed_runs < 1 || options.warmup_runs < 0)
+    throw InvalidArgument("a5_mean_bench: timed_runs must be >= 1 and warmup_runs >= 0");
+  return options.single_precision ? mean_bench<float>(subband, options)
+                                  : mean_bench<double>(subband, options);
+}
 
 std::vector<A5BenchResult> a5_bench(const std::vector<ImageView<const double>>& subbands,
                                     const A5BenchOptions& options) {

@@ -11,10 +11,14 @@
 //    visit): 1536 per block;
 //  * a5: spec §11's count, 2 passes x 256 samples x B x 40 subbands sample visits at 8
 //    operations per visit; bytes: the 40 subbands read once (40 n s), 3 x 40 x B s written;
+//  * a5, case mean_1_subband: the thesis's Table 9 measurement, the mean-only forms
+//    (a5_mean_variants) on one subband, the K40 figure in the note; reads n s, writes B s,
+//    256 additions per block;
 //  * detection stage and combine: composite, no single counting rule (bytes/FLOPs not given).
 #include <map>
 
 #include "tools/bench/a5_bench.h"
+#include "appearance/block_means.h"
 #include "appearance/block_stats.h"
 #include "appearance/log_gabor.h"
 #include "appearance/subband_magnitude.h"
@@ -124,6 +128,55 @@ void run_detection_group(BenchContext& ctx) {
   }
 }
 
+namespace {
+
+#ifdef MAD_HAVE_CUDA
+A5BenchOptions a5_bench_options(const BenchContext& ctx, const std::string& precision) {
+  A5BenchOptions o;
+  o.single_precision = precision == "float";
+  o.warmup_runs = ctx.config.gpu_warmup;
+  o.timed_runs = ctx.config.gpu_runs;
+  return o;
+}
+#endif
+
+// The mean-only A5 forms on one subband (the thesis's Table 9), GPU rows per precision and the
+// CPU reference's rows.
+void add_a5_mean_rows(BenchContext& ctx, Size s, ImageView<const double> subband) {
+  const BlockGrid grid(s.width, s.height);
+  const double n = static_cast<double>(s.width) * s.height,
+               blocks = static_cast<double>(grid.count());
+  auto base = [&](const std::string& precision) {
+    const double real = precision == "float" ? 4 : 8;
+    BenchRow r = make_row("a5", "mean_1_subband", s, precision);
+    r.bytes_in = n * real;
+    r.bytes_out = blocks * real;
+    r.bytes_moved = r.bytes_in + r.bytes_out;
+    r.flops = 256.0 * blocks;
+    return r;
+  };
+#ifdef MAD_HAVE_CUDA
+  if (ctx.config.gpu)
+    for (const std::string& p : ctx.config.precisions) {
+      for (const auto& res : a5_mean_bench(subband, a5_bench_options(ctx, p))) {
+        BenchRow r = base(p);
+        r.backend = "cuda";
+        r.variant = res.variant;
+        r.note = "thesis Table 9 (K40, one 512x512 float subband): " +
+                 std::to_string(thesis_table9_ms(res.variant)) + " ms";
+        apply_measurement(r, res.time);
+        ctx.add(std::move(r));
+      }
+    }
+#endif
+  std::vector<double> means(grid.count());
+  ctx.add_cpu_rows(base("double"), [&] {
+    appearance::subband_block_means_cpu(subband, grid, means.data(), grid.cols);
+  });
+}
+
+}  // namespace
+
 void run_a5_group(BenchContext& ctx) {
   for (const Size s : ctx.config.sizes_for("a5")) {
     ctx.say("a5 " + format_size(s.width, s.height) + " (40 subbands)");
@@ -163,11 +216,7 @@ void run_a5_group(BenchContext& ctx) {
 #ifdef MAD_HAVE_CUDA
       if (ctx.config.gpu)
         for (const std::string& p : ctx.config.precisions) {
-          A5BenchOptions o;
-          o.single_precision = p == "float";
-          o.warmup_runs = ctx.config.gpu_warmup;
-          o.timed_runs = ctx.config.gpu_runs;
-          for (const auto& res : a5_bench(views, o)) {
+          for (const auto& res : a5_bench(views, a5_bench_options(ctx, p))) {
             BenchRow r = base(p);
             r.backend = "cuda";
             r.variant = res.variant;
@@ -189,6 +238,7 @@ void run_a5_group(BenchContext& ctx) {
                                               std_plane + 2 * views.size() * plane);
         });
       });
+      add_a5_mean_rows(ctx, s, views.front());
     });
   }
 }

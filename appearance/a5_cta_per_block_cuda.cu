@@ -1,5 +1,6 @@
-// A5 variant "a5-shared": the thesis's shared-memory form of the block statistics (spec §4.4),
-// extended from the block mean to all moments.
+// A5 variant "a5-cta-per-block": a shared-memory form of the block statistics (spec §4.4) with
+// one CTA per block and tree reductions; not the thesis's shared-memory form (Appendix C, see
+// a5_shared_tile_cuda.cuh), which reuses one 32x32 tile across 4x4 blocks.
 //
 // Strategy: one 16x16 CTA per block; thread (tx, ty) loads sample (ty, tx) of the block into
 // a register and into shared memory as [ty][tx] (consecutive threads, consecutive words: no
@@ -31,7 +32,7 @@ __device__ __forceinline__ void tree_reduce(int ty, int tx, Step step) {
 
 template <class Real, class Samples>
 __global__ void __launch_bounds__(kSide* kSide)
-    a5_shared_kernel(A5Input<Real> in, A5Output<Real> out) {
+    a5_cta_per_block_kernel(A5Input<Real> in, A5Output<Real> out) {
   __shared__ Real sum[kSide][kSide];
   __shared__ Real m2[kSide][kSide], m3[kSide][kSide], m4[kSide][kSide];
   const int tx = threadIdx.x, ty = threadIdx.y;
@@ -62,16 +63,18 @@ __global__ void __launch_bounds__(kSide* kSide)
 }  // namespace
 
 template <class Real>
-void launch_a5_shared(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
-                      cudaStream_t stream) {
-  detail::launch_a5_variant(in, out, grid, "a5-shared", 1, 1, [&](auto samples, dim3 cta_grid) {
-    a5_shared_kernel<Real, decltype(samples)><<<cta_grid, dim3(kSide, kSide), 0, stream>>>(in, out);
-  });
+void launch_a5_cta_per_block(const A5Input<Real>& in, const A5Output<Real>& out,
+                             const BlockGrid& grid, cudaStream_t stream) {
+  detail::launch_a5_variant(in, out, grid, "a5-cta-per-block", 1, 1,
+                            [&](auto samples, dim3 cta_grid) {
+                              a5_cta_per_block_kernel<Real, decltype(samples)>
+                                  <<<cta_grid, dim3(kSide, kSide), 0, stream>>>(in, out);
+                            });
 }
 
-template void launch_a5_shared<double>(const A5Input<double>&, const A5Output<double>&,
-                                       const BlockGrid&, cudaStream_t);
-template void launch_a5_shared<float>(const A5Input<float>&, const A5Output<float>&,
-                                      const BlockGrid&, cudaStream_t);
+template void launch_a5_cta_per_block<double>(const A5Input<double>&, const A5Output<double>&,
+                                              const BlockGrid&, cudaStream_t);
+template void launch_a5_cta_per_block<float>(const A5Input<float>&, const A5Output<float>&,
+                                             const BlockGrid&, cudaStream_t);
 
 }  // namespace mad::appearance
