@@ -1,5 +1,6 @@
 // `mad bench [--kernels LIST] [--sizes LIST] [--repeat N] [--precision double|float|both]
-//  [--format table|csv|json] [--html FILE] [--markdown FILE] [--quick] [--summary-from FILE]`.
+//  [--format table|csv|json] [--html FILE] [--markdown FILE] [--quick] [--summary-from FILE]`,
+// and `mad bench --study NAME[,NAME...]|all` / `--list-studies` (tools/cli_bench_study.cpp).
 // Thin: parse, run (tools/bench/runners.h), print (tools/bench/report.h). Progress goes
 // to standard error, so `--format json > bench.json` captures the document alone.
 #include <CLI/CLI.hpp>
@@ -14,6 +15,7 @@
 #include "common/gpu_info.h"
 #include "tools/bench/report.h"
 #include "tools/bench/runners.h"
+#include "tools/cli_bench_study.h"
 #include "tools/cli_commands.h"
 #include "tools/cli_options.h"
 
@@ -22,9 +24,9 @@ namespace {
 
 struct BenchCliState {
   std::string kernels = "all", sizes, precision = "both", format = "table";
-  std::string html, markdown, summary_from;
+  std::string html, markdown, summary_from, studies;
   int repeat = 0;
-  bool quick = false;
+  bool quick = false, list_studies = false;
 };
 
 void write_text(const std::string& path, const std::string& text) {
@@ -52,7 +54,9 @@ std::string command_line(const BenchCliState& st) {
   return cmd;
 }
 
-int run_bench_command(const BenchCliState& st) {
+int run_bench_command(const CLI::App& cmd, const BenchCliState& st) {
+  if (st.list_studies || given(cmd, "--study"))
+    return run_study_command(cmd, {st.studies, st.list_studies, st.quick, st.format, st.html});
   if (!st.summary_from.empty()) {
     if (st.quick || st.repeat > 0 || st.kernels != "all" || !st.sizes.empty() ||
         st.precision != "both")
@@ -123,7 +127,11 @@ Subcommand add_bench_command(CLI::App& root) {
       "--summary-from", st->summary_from,
       "Print the goal figures of a JSON report written by --format json (no measuring); "
       "--html/--markdown regenerate those reports from it");
-  return {cmd, [st]() { return run_bench_command(*st); }};
+  cmd->add_option("--study", st->studies,
+                  "Re-run seed experiments: a comma list of study names, or all "
+                  "(--list-studies names them); with --quick, --format table|json, --html");
+  cmd->add_flag("--list-studies", st->list_studies, "List the seed studies, one line each");
+  return {cmd, [cmd, st]() { return run_bench_command(*cmd, *st); }};
 }
 
 }  // namespace mad::cli

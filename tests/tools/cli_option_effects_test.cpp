@@ -401,6 +401,20 @@ std::vector<Row> bench_rows() {
          EXPECT_NE(text("rep.html").find("<html"), std::string::npos);
        }},
       {"--summary-from", "bench --summary-from out.json --quick", false, "--summary-from"},
+      {"--study", "bench --study seed002-nick-blocks --quick --format json", false, "",
+       [](auto& r) {
+         ok(r);
+         const auto doc = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+         EXPECT_EQ(doc["studies"][0]["name"], "seed002-nick-blocks");
+       }},
+      {"--study", "bench --study nope", false, "seed001-histogram-images"},
+      {"--study", "bench --study seed002-nick-blocks --sizes 64x64", false, "--sizes"},
+      {"--list-studies", "bench --list-studies", false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(r.out.find("seed002-nick-windows"), std::string::npos) << r.out;
+       }},
+      {"--list-studies", "bench --list-studies --quick", false, "--list-studies"},
   };
 }
 

@@ -1,0 +1,289 @@
+// The study table and the helpers every study uses (tools/bench/study.h).
+#include "tools/bench/study.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <exception>
+
+#include "common/error.h"
+#include "common/parallel.h"
+#include "tools/bench/cpu_timer.h"
+#include "tools/bench/kernel_bench.h"
+#include "tools/bench/model.h"
+
+namespace mad::bench {
+
+// The run functions, one per study (studies_*.cpp).
+void run_seed000_pixels_per_thread(StudyRun& run);
+void run_seed000_histogram(StudyRun& run);
+void run_seed000_smoothing(StudyRun& run);
+void run_seed001_histogram_images(StudyRun& run);
+void run_seed002_nick_windows(StudyRun& run);
+void run_seed002_nick_blocks(StudyRun& run);
+
+namespace {
+
+constexpr const char* kSeed000 = "000_0f55ec79edcf9af8.txt";
+constexpr const char* kSeed001 = "001_719c7548ba02a046.txt";
+constexpr const char* kSeed002 = "002_d7f82ce826064d19.txt";
+constexpr const char* kGtx480 = "NVIDIA GTX480 (Fermi, CC 2.0, 15 SMs, 177.4 GB/s)";
+constexpr const char* kRtx3070 = "NVIDIA RTX 3070 Laptop GPU at 100 W (CC 8.6, 40 SMs), i7 host";
+
+double to_ms(double value, const std::string& unit) {
+  if (unit == "s") return value * 1e3;
+  if (unit == "ms") return value;
+  if (unit == "us") return value * 1e-3;
+  return kNoValue;
+}
+
+std::string times(double r) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2fx", r);
+  return buf;
+}
+
+// "A is 1.32x faster than B" / "A is 1.10x slower than B".
+std::string relation(const std::string& a, double ta, const std::string& b, double tb) {
+  if (ta <= tb) return a + " is " + times(tb / ta) + " faster than " + b;
+  return a + " is " + times(ta / tb) + " slower than " + b;
+}
+
+}  // namespace
+
+const std::vector<Study>& study_table() {
+  static const std::vector<Study> table = {
+      {"seed000-pixels-per-thread", kSeed000, "§6.2-6.3 Darkening, Tables 2-3",
+       "darken: one pixel per thread (M2) vs grid-stride P pixels per thread, 7 image sizes",
+       "RGB -> gray x 0.6 ('darken') on planar 8-bit RGB, 1-D blocks of 256 threads; M2 (a thread "
+       "per pixel, consecutive) against a grid-stride loop with P pixels per thread (the seed "
+       "settles on P = 10); seven images img00..img06 whose sizes the seed does not state (their "
+       "pixel counts follow from Table 5's bandwidth at 4 bytes a pixel).",
+       kGtx480, run_seed000_pixels_per_thread},
+      {"seed000-histogram", kSeed000, "§7 Histogram, Figures 15/17/18, Table 7",
+       "histogram: global atomics vs per-block vs per-warp shared histograms, monochrome and real",
+       "Gray conversion plus a 256-bin histogram of the seed's seven images; global atomics, one "
+       "shared histogram per block and one per warp (1-D blocks of 256), first on monochrome "
+       "images of the same sizes (Figures 15, 17), then on the real images (Figure 18); Table 7 "
+       "times the sequential code and the adopted fused gray+histogram kernel.",
+       kGtx480, run_seed000_histogram},
+      {"seed000-smoothing", kSeed000, "§8 Smoothing, Figure 26, Table 13",
+       "5x5 triangular smoothing of RGB: global memory vs shared-memory tile, 7 image sizes",
+       "A 5x5 triangular smoothing filter on 3-channel 8-bit images, filter in constant memory, "
+       "2-D blocks (8x32 and 16x32); one pixel per thread from global memory against a tile "
+       "copied to shared memory first (Figure 26: global wins), and the sequential code over the "
+       "seven images (Table 13).",
+       kGtx480, run_seed000_smoothing},
+      {"seed001-histogram-images", kSeed001, "§2 Histogram, Appendix Tables 1-2",
+       "histogram G (global atomics) vs S (shared per block) over sizes and 5 adversarial images",
+       "A 256-bin histogram of 8-bit gray images, one pixel per thread; G: atomics on one global "
+       "histogram, S: a shared histogram per block merged with atomics. Random images of "
+       "95x95, 300x300, 949x949 and 3000x3000 (Table 1), then 3741x3741 images of five kinds: "
+       "random, h_gradient, v_gradient, 256-striped (x mod 256), 20-striped (x mod 20) (Table 2); "
+       "sequential, kernel and memory (transfer) times.",
+       "NVIDIA GTX480 (Fermi) on a DAS4 node, 16-thread host", run_seed001_histogram_images},
+      {"seed002-nick-windows", kSeed002, "Comparació CPU vs Kernels GPU; Comparació Kernels GPU",
+       "Nick binarization: CPU window loops vs GPU methods 1-3 over window widths 2..100",
+       "Nick local binarization (k = -0.01 in the seed's runs) of one gray photograph whose size "
+       "the seed does not state; the CPU loops over each pixel's w x w window; GPU method 1 reads "
+       "the window from global memory, method 2 stages the block's tile in shared memory, method "
+       "3 the tile and its 8 neighbours; 16x16 and 32x32 blocks; window widths from 2 to 100; "
+       "binarization time only.",
+       kRtx3070, run_seed002_nick_windows},
+      {"seed002-nick-blocks", kSeed002, "Comparació 16x16 threads/block, 32x32 threads/block",
+       "Nick: time(32x32 blocks) - time(16x16 blocks) per method against the window width",
+       "The same runs as seed002-nick-windows, read as the difference time(32x32) - time(16x16) "
+       "for each method against the window width: the seed finds 16x16 faster for method 1 up to "
+       "a width of about 30 and 32x32 faster from about 40 on, and no stable pattern for methods "
+       "2 and 3.",
+       kRtx3070, run_seed002_nick_blocks},
+  };
+  return table;
+}
+
+std::vector<const Study*> parse_studies(const std::string& list) {
+  const auto& table = study_table();
+  std::string valid;
+  for (const Study& s : table) valid += (valid.empty() ? "" : ", ") + s.name;
+  std::vector<const Study*> out;
+  if (list == "all") {
+    for (const Study& s : table) out.push_back(&s);
+    return out;
+  }
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = std::min(list.find(',', start), list.size());
+    const std::string name = list.substr(start, comma - start);
+    const auto it =
+        std::find_if(table.begin(), table.end(), [&](const Study& s) { return s.name == name; });
+    if (it == table.end())
+      throw InvalidArgument("--study: unknown study '" + name + "'; the studies are: " + valid +
+                            " (or all)");
+    if (std::find(out.begin(), out.end(), &*it) == out.end()) out.push_back(&*it);
+    start = comma + 1;
+  }
+  return out;
+}
+
+StudyResult run_study(const Study& study, const StudyConfig& config) {
+  StudyResult r;
+  r.name = study.name;
+  r.seed_file = study.seed_file;
+  r.section = study.section;
+  r.description = study.description;
+  r.seed_device = study.seed_device;
+  r.quick = config.quick;
+  r.gpu = config.gpu;
+  StudyRun run(config, std::move(r));
+  if (!config.gpu)
+    run.note("no CUDA device (or no CUDA backend): GPU rows are not measured; only the CPU "
+             "columns and the seed's figures are shown");
+  if (config.quick)
+    run.note("--quick: sizes reduced and few runs; ratios against the seed are not shown");
+  study.run(run);
+  return std::move(run.result());
+}
+
+// ---- StudyRun
+
+StudyRun::StudyRun(const StudyConfig& config, StudyResult result)
+    : config_(config), result_(std::move(result)) {}
+
+void StudyRun::say(const std::string& line) const {
+  if (config_.progress) config_.progress(result_.name + ": " + line);
+}
+
+int StudyRun::scaled(int full, int quick_divisor) const {
+  return config_.quick ? std::max(16, full / quick_divisor) : full;
+}
+
+Measurement StudyRun::cpu_one_thread(const std::function<void()>& fn) const {
+  struct Restore {
+    ~Restore() { set_thread_count(0); }
+  } restore;
+  set_thread_count(1);
+  const CpuBudget budget = config_.quick ? CpuBudget{3, 0.05} : CpuBudget{10, 0.5};
+  return time_cpu_budget(fn, budget, true);
+}
+
+std::optional<Measurement> StudyRun::gpu(const std::string& what,
+                                         const std::function<KernelTiming()>& bench) {
+  if (!config_.gpu) return std::nullopt;
+  try {
+    say(what);
+    return bench().time;
+  } catch (const std::exception& e) {
+    note(what + ": skipped: " + e.what());
+    return std::nullopt;
+  }
+}
+
+StudyRow& StudyRun::add(const std::string& label, const std::string& series, double x,
+                        std::optional<SeedFigure> seed, const std::string& ours_what,
+                        std::optional<Measurement> ours) {
+  StudyRow row;
+  row.label = label;
+  row.series = series;
+  row.x = x;
+  row.seed = std::move(seed);
+  row.ours_what = ours_what;
+  if (ours) row.ours_ms = ours->median_ms;
+  if (!ours)
+    row.ours_note = ours_what.rfind("cuda", 0) == 0 && !config_.gpu ? "no CUDA device"
+                                                                      : "not measured";
+  if (row.seed && present(row.ours_ms) && !config_.quick) {
+    const double seed_ms = to_ms(row.seed->value, row.seed->unit);
+    if (present(seed_ms) && seed_ms > 0) row.ratio = row.ours_ms / seed_ms;
+  }
+  result_.rows.push_back(std::move(row));
+  return result_.rows.back();
+}
+
+void StudyRun::compare_times(const std::string& subject, const std::string& seed_a,
+                             double seed_a_time, const std::string& seed_b, double seed_b_time,
+                             const std::string& where, const std::string& ours_a,
+                             double ours_a_ms, const std::string& ours_b, double ours_b_ms) {
+  StudyComparison c;
+  c.subject = subject;
+  c.seed = "seed: " + relation(seed_a, seed_a_time, seed_b, seed_b_time) + " (" + where + ")";
+  if (present(ours_a_ms) && present(ours_b_ms)) {
+    c.ours = "ours: " + relation(ours_a, ours_a_ms, ours_b, ours_b_ms);
+    c.verdict = std::string("same ordering: ") +
+                ((seed_a_time <= seed_b_time) == (ours_a_ms <= ours_b_ms) ? "yes" : "no");
+  } else {
+    c.ours = "ours: not measured";
+    c.verdict = config_.gpu ? "same ordering: n/a" : "same ordering: n/a (no CUDA device)";
+  }
+  result_.comparisons.push_back(std::move(c));
+}
+
+void StudyRun::compare_claim(const std::string& subject, const std::string& seed_claim,
+                             bool seed_a_faster, const std::string& ours_a, double ours_a_ms,
+                             const std::string& ours_b, double ours_b_ms) {
+  StudyComparison c;
+  c.subject = subject;
+  c.seed = "seed: " + seed_claim;
+  if (present(ours_a_ms) && present(ours_b_ms)) {
+    c.ours = "ours: " + relation(ours_a, ours_a_ms, ours_b, ours_b_ms);
+    c.verdict = std::string("same ordering: ") +
+                (seed_a_faster == (ours_a_ms <= ours_b_ms) ? "yes" : "no");
+  } else {
+    c.ours = "ours: not measured";
+    c.verdict = config_.gpu ? "same ordering: n/a" : "same ordering: n/a (no CUDA device)";
+  }
+  result_.comparisons.push_back(std::move(c));
+}
+
+void StudyRun::plot(const std::string& title, const std::string& x_label, bool log_x) {
+  result_.plot_title = title;
+  result_.x_label = x_label;
+  result_.log_x = log_x;
+}
+
+void StudyRun::compare_count(const std::string& subject, const std::string& seed_text,
+                             const std::string& ours_prefix, int hits, int measured,
+                             bool need_all) {
+  StudyComparison c;
+  c.subject = subject;
+  c.seed = "seed: " + seed_text;
+  if (measured == 0) {
+    c.ours = "ours: not measured";
+    c.verdict = config_.gpu ? "same ordering: n/a" : "same ordering: n/a (no CUDA device)";
+  } else {
+    c.ours = "ours: " + ours_prefix + " at " + std::to_string(hits) + " of " +
+             std::to_string(measured) + " widths";
+    const bool same = need_all ? hits == measured : 2 * hits > measured;
+    c.verdict = std::string("same ordering: ") + (same ? "yes" : "no");
+  }
+  result_.comparisons.push_back(std::move(c));
+}
+
+double median_ms(const std::optional<Measurement>& m) {
+  return m ? m->median_ms : kNoValue;
+}
+
+std::optional<Measurement> as_measurement(double ms) {
+  if (!present(ms)) return std::nullopt;
+  Measurement m;
+  m.median_ms = ms;
+  return m;
+}
+
+void StudyRun::compare_growth(const std::string& subject, const std::string& seed_text,
+                              double seed_factor, double ours_factor) {
+  StudyComparison c;
+  c.subject = subject;
+  c.seed = "seed: " + seed_text;
+  if (!present(ours_factor)) {
+    c.ours = "ours: not measured";
+    c.verdict = config_.gpu ? "growth: n/a" : "growth: n/a (no CUDA device)";
+  } else {
+    c.ours = "ours: " + times(ours_factor);
+    c.verdict = present(seed_factor) && seed_factor > 0
+                    ? "growth ours / seed: " + times(ours_factor / seed_factor)
+                    : "growth: the seed gives no number";
+  }
+  result_.comparisons.push_back(std::move(c));
+}
+
+}  // namespace mad::bench
