@@ -23,8 +23,8 @@ note() { summary+=("$1"); echo "$1" >> "$out/summary.txt"; }
 t0=$(date +%s)
 
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.max.sm --format=csv,noheader \
-  > "$out/device.txt" 2>&1 || true
-note "device: $(head -1 "$out/device.txt")"
+  > "$logs/device.txt" 2>&1 || true
+note "device: $(head -1 "$logs/device.txt")"
 
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
@@ -128,9 +128,18 @@ fi
 if [ -x "$build/bin/mad" ] && "$build/bin/mad" bench --help > /dev/null 2>&1; then
   args=(--format json)
   [ $quick -eq 1 ] && args+=(--quick)
-  "$build/bin/mad" bench "${args[@]}" --html "$out/bench.html" > "$out/bench.json" 2> "$out/bench.log"
+  "$build/bin/mad" bench "${args[@]}" --html "$out/bench.html" > "$out/bench.json" 2> "$logs/bench.log"
   note "bench: rc=$? (bench.json, bench.html)"
   "$build/bin/mad" bench --summary-from "$out/bench.json" 2>/dev/null | while read -r l; do echo "BENCH: $l"; done
+fi
+
+# The seeds' studies (issue 11): every study at the seed's configuration; the comparisons are
+# in studies.json, the tables and plots in studies.html.
+if [ -x "$build/bin/mad" ]; then
+  study_args=(--study all --format json --html "$out/studies.html")
+  [ $quick -eq 1 ] && study_args+=(--quick)
+  timeout 420 "$build/bin/mad" bench "${study_args[@]}" > "$out/studies.json" 2> "$logs/studies.log"
+  note "studies: rc=$? (studies.json, studies.html)"
 fi
 
 echo
