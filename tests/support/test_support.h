@@ -54,6 +54,19 @@ double map_sum(ImageView<const double> map);
 // ||got-want||_2 / ||want||_2 over a map, or ||got||_2 when want is all 0.
 double rel_l2(ImageView<const double> got, ImageView<const double> want);
 
+// The message of the exception E that `action` must throw. When it throws none, a test
+// failure saying `accepted` and an empty message; any other exception escapes and fails the test.
+template <class E, class Action>
+std::string thrown_message(Action&& action, const std::string& accepted = "no exception") {
+  try {
+    action();
+  } catch (const E& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << accepted;
+  return "";
+}
+
 // One tolerance of a GPU test in the CUDA backend's two precisions: the faithful double mode
 // and the fast float mode. A templated check takes its bound with `of<Real>()`.
 struct PrecisionTolerance {
