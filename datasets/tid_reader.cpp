@@ -73,10 +73,8 @@ struct TidFolders {
 TidFolders open_folders(const std::string& root) {
   TidFolders f;
   f.root = root;
-  const std::string r = find_child(root, "reference_images");
-  const std::string d = find_child(root, "distorted_images");
-  f.ref_dir = r.empty() ? "reference_images" : fs::path(r).filename().string();
-  f.dist_dir = d.empty() ? "distorted_images" : fs::path(d).filename().string();
+  f.ref_dir = child_folder_name(root, "reference_images");
+  f.dist_dir = child_folder_name(root, "distorted_images");
   f.refs = FolderIndex((fs::path(root) / f.ref_dir).string());
   f.dists = FolderIndex((fs::path(root) / f.dist_dir).string());
   if (!f.dists.exists()) throw InputError("TID layout: '" + f.dists.folder() + "' is missing");
