@@ -180,18 +180,18 @@ TEST(BlockStatsCuda, MaskWithoutStdErrIsIdentical) {
   const StatsCase c = real_case(257, 333);
   const int w = 257, h = 333;
   const std::size_t blocks = BlockGrid(w, h).count();
-  cuda::Stream stream;
-  const cudaStream_t s = stream.get();
-  const auto d_ref = test::upload(test::packed<double>(c.csf_ref.cview()), s);
-  const auto d_dst = test::upload(test::packed<double>(c.csf_dst.cview()), s);
+  const test::DevicePair<double> inputs(c.csf_ref.cview(), c.csf_dst.cview());
+  const cudaStream_t s = inputs.stream.get();
   for (const auto& row : detection_stats_variants().rows()) {
     SCOPED_TRACE(row.name);
     const gpu::BlockStatsLaunch<double>& v = row.launch.f64;
     cuda::DeviceBuffer<double> mean(blocks), std_min(blocks), std_err(blocks), a(blocks), b(blocks);
-    v.reference(d_ref.get(), w, h, mean.get(), std_min.get(), s);
-    v.error(d_dst.get(), d_ref.get(), w, h, mean.get(), std_min.get(), std_err.get(), a.get(), s);
+    v.reference(inputs.ref.get(), w, h, mean.get(), std_min.get(), s);
+    v.error(inputs.dst.get(), inputs.ref.get(), w, h, mean.get(), std_min.get(), std_err.get(),
+            a.get(), s);
     test::poison(b.get(), blocks, s);
-    v.error(d_dst.get(), d_ref.get(), w, h, mean.get(), std_min.get(), nullptr, b.get(), s);
+    v.error(inputs.dst.get(), inputs.ref.get(), w, h, mean.get(), std_min.get(), nullptr, b.get(),
+            s);
     const auto ma = test::download(a.get(), blocks, s), mb = test::download(b.get(), blocks, s);
     EXPECT_EQ(0, std::memcmp(ma.data(), mb.data(), blocks * sizeof(double)));
   }

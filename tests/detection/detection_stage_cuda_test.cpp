@@ -208,19 +208,18 @@ template <class Real>
 void check_repeatable() {
   const PairCase& c = pair_cases().back();  // the random pair
   const int w = c.ref.width(), h = c.ref.height();
-  cuda::Stream stream;
-  const cudaStream_t s = stream.get();
-  const auto d_ref = test::upload(test::packed<Real>(c.ref.cview()), s);
-  const auto d_dst = test::upload(test::packed<Real>(c.dst.cview()), s);
+  const test::DevicePair<Real> inputs(c.ref.cview(), c.dst.cview());
+  const cudaStream_t s = inputs.stream.get();
   for (const auto& v : detection_stats_variants().infos()) {
     SCOPED_TRACE(v.name);
     DetectionStageCuda<Real> stage(w, h, s, v.name);
-    const DeviceRun<Real> first = run_on(stage, d_ref.get(), d_dst.get(), c.uint8, true, true, s);
+    const DeviceRun<Real> first =
+        run_on(stage, inputs.ref.get(), inputs.dst.get(), c.uint8, true, true, s);
     for (int i = 0; i < 3; ++i)
-      EXPECT_TRUE(
-          same_bits(first, run_on(stage, d_ref.get(), d_dst.get(), c.uint8, true, true, s)));
+      EXPECT_TRUE(same_bits(
+          first, run_on(stage, inputs.ref.get(), inputs.dst.get(), c.uint8, true, true, s)));
     const DeviceRun<Real> no_map =
-        run_on(stage, d_ref.get(), d_dst.get(), c.uint8, false, false, s);
+        run_on(stage, inputs.ref.get(), inputs.dst.get(), c.uint8, false, false, s);
     EXPECT_EQ(0, std::memcmp(&first.sum_sq, &no_map.sum_sq, sizeof(double)));
   }
 }

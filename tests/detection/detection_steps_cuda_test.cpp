@@ -64,9 +64,7 @@ void check_luminance() {
       if (std::is_same_v<Real, double> && std::floor(values[i]) == values[i])
         EXPECT_EQ(g, want) << "value " << values[i];
       else
-        EXPECT_LE(std::fabs(g - want),
-                  kLumRel.of<Real>() * want)
-            << "value " << values[i];
+        EXPECT_LE(std::fabs(g - want), kLumRel.of<Real>() * want) << "value " << values[i];
     }
   }
 }
@@ -103,14 +101,12 @@ template <class Real>
 void check_steps(const std::string& variant) {
   const auto& p = test::rocket_pair();
   const int w = p.ref.width(), h = p.ref.height();
-  cuda::Stream stream;
-  const cudaStream_t s = stream.get();
-  const auto d_ref = test::upload(test::packed<Real>(p.ref.cview()), s);
-  const auto d_dst = test::upload(test::packed<Real>(p.dst.cview()), s);
+  const test::DevicePair<Real> inputs(p.ref.cview(), p.dst.cview());
+  const cudaStream_t s = inputs.stream.get();
   cuda::DeviceBuffer<double> sum(1);
   DetectionStageCuda<Real> stage(w, h, s, variant);
-  stage.prepare_reference(d_ref.get(), true, s);
-  stage.run_distorted(d_ref.get(), d_dst.get(), true, sum.get(), nullptr, s);
+  stage.prepare_reference(inputs.ref.get(), true, s);
+  stage.run_distorted(inputs.ref.get(), inputs.dst.get(), true, sum.get(), nullptr, s);
 
   // C_s on the half layout.
   const Image<double> csf_half = csf_hermitian_half(w, h);
