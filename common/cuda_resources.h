@@ -72,15 +72,19 @@ using DeviceBuffer = CudaBuffer<T, DeviceMemory>;
 template <class T>
 using PinnedBuffer = CudaBuffer<T, PinnedHostMemory>;
 
-// Move-only owner of one CUDA runtime handle, released with `Destroy` (Stream, Event).
-template <class Handle, cudaError_t (*Destroy)(Handle)>
+// Move-only owner of one CUDA or cuFFT handle, released with `Destroy` (Stream, Event, FftPlan).
+// The derived constructor creates the handle into h_ and then sets owned_; a moved-from owner
+// holds Handle{} and releases nothing.
+template <class Handle, auto Destroy>
 class OwnedHandle {
  public:
-  OwnedHandle(OwnedHandle&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+  OwnedHandle(OwnedHandle&& o) noexcept
+      : h_(std::exchange(o.h_, Handle{})), owned_(std::exchange(o.owned_, false)) {}
   OwnedHandle& operator=(OwnedHandle&& o) noexcept {
     if (this != &o) {
-      if (h_) Destroy(h_);
-      h_ = std::exchange(o.h_, nullptr);
+      release();
+      h_ = std::exchange(o.h_, Handle{});
+      owned_ = std::exchange(o.owned_, false);
     }
     return *this;
   }
@@ -89,16 +93,23 @@ class OwnedHandle {
   Handle get() const { return h_; }
 
  protected:
-  OwnedHandle() = default;  // the derived constructor creates the handle into h_
-  ~OwnedHandle() {
-    if (h_) Destroy(h_);
+  OwnedHandle() = default;
+  ~OwnedHandle() { release(); }
+  Handle h_{};
+  bool owned_ = false;
+
+ private:
+  void release() noexcept {
+    if (owned_) Destroy(h_);
   }
-  Handle h_ = nullptr;
 };
 
 class Stream : public OwnedHandle<cudaStream_t, cudaStreamDestroy> {
  public:
-  Stream() { MAD_CUDA_CHECK(cudaStreamCreateWithFlags(&h_, cudaStreamNonBlocking)); }
+  Stream() {
+    MAD_CUDA_CHECK(cudaStreamCreateWithFlags(&h_, cudaStreamNonBlocking));
+    owned_ = true;
+  }
   void synchronize() const { MAD_CUDA_CHECK(cudaStreamSynchronize(h_)); }
 };
 
@@ -106,6 +117,7 @@ class Event : public OwnedHandle<cudaEvent_t, cudaEventDestroy> {
  public:
   explicit Event(unsigned flags = cudaEventDefault) {
     MAD_CUDA_CHECK(cudaEventCreateWithFlags(&h_, flags));
+    owned_ = true;
   }
   void record(cudaStream_t s) const { MAD_CUDA_CHECK(cudaEventRecord(h_, s)); }
   void synchronize() const { MAD_CUDA_CHECK(cudaEventSynchronize(h_)); }
@@ -117,29 +129,14 @@ class Event : public OwnedHandle<cudaEvent_t, cudaEventDestroy> {
   }
 };
 
-// Owner of a cufftHandle (created with cufftCreate; configured by the caller).
-class FftPlan {
+// Owner of a cufftHandle (created with cufftCreate; configured by the caller). The handle is an
+// integer that may be 0, so ownership is the flag, not the value.
+class FftPlan : public OwnedHandle<cufftHandle, cufftDestroy> {
  public:
-  FftPlan() { MAD_CUFFT_CHECK(cufftCreate(&h_)); }
-  ~FftPlan() {
-    if (valid_) cufftDestroy(h_);
+  FftPlan() {
+    MAD_CUFFT_CHECK(cufftCreate(&h_));
+    owned_ = true;
   }
-  FftPlan(FftPlan&& o) noexcept : h_(o.h_), valid_(std::exchange(o.valid_, false)) {}
-  FftPlan& operator=(FftPlan&& o) noexcept {
-    if (this != &o) {
-      if (valid_) cufftDestroy(h_);
-      h_ = o.h_;
-      valid_ = std::exchange(o.valid_, false);
-    }
-    return *this;
-  }
-  FftPlan(const FftPlan&) = delete;
-  FftPlan& operator=(const FftPlan&) = delete;
-  cufftHandle get() const { return h_; }
-
- private:
-  cufftHandle h_ = 0;
-  bool valid_ = true;
 };
 
 // True when at least one CUDA device is usable (never throws: no driver, no device -> false).
