@@ -40,6 +40,16 @@ void BenchContext::for_gpu_precisions(const std::string& what, Size size,
     guarded(what + " " + p + " " + format_size(size.width, size.height), [&] { fn(p); });
 }
 
+void BenchContext::sweep_sizes(const std::string& group,
+                               const std::function<void(Size, const std::string&)>& gpu_rows,
+                               const std::function<void(Size)>& cpu_rows) {
+  for (const Size s : config.sizes_for(group)) {
+    say(group + " " + format_size(s.width, s.height));
+    if (gpu_rows) for_gpu_precisions(group, s, [&](const std::string& p) { gpu_rows(s, p); });
+    guarded(group + " cpu " + format_size(s.width, s.height), [&] { cpu_rows(s); });
+  }
+}
+
 BenchRow make_row(const std::string& group, const std::string& case_name, Size size,
                   const std::string& precision, int channels) {
   BenchRow r;

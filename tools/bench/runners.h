@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "common/variant_registry.h"  // MAD_CUDA_LAUNCH, for sweep_sizes' gpu_rows
 #include "tools/bench/measurement.h"
 #include "tools/bench/model.h"
 
@@ -107,6 +108,12 @@ struct BenchContext {
   // "<what> <precision> <WxH>").
   void for_gpu_precisions(const std::string& what, Size size,
                           const std::function<void(const std::string&)>& fn);
+  // A stage group's sweep: for every size of `group` ("<group> <WxH>" on the progress line),
+  // gpu_rows(size, precision) through for_gpu_precisions, then cpu_rows(size), guarded as
+  // "<group> cpu <WxH>". `gpu_rows` is empty in a build without CUDA (MAD_CUDA_LAUNCH).
+  void sweep_sizes(const std::string& group,
+                   const std::function<void(Size, const std::string&)>& gpu_rows,
+                   const std::function<void(Size)>& cpu_rows);
   // Two rows, "cpu-1t" and "cpu-all", timing `fn` on one thread and on all threads.
   void add_cpu_rows(const BenchRow& proto, const std::function<void()>& fn);
 };
