@@ -85,11 +85,10 @@ void cpu_log_gabor_rows(BenchContext& ctx, Size s, ImageView<const double> image
 }  // namespace
 
 void run_spectral_group(BenchContext& ctx, const std::string& group) {
-  ctx.sweep_sizes(group, MAD_CUDA_LAUNCH([&](Size s, const std::string& p) {
+  ctx.sweep_sizes(group, 51, MAD_CUDA_LAUNCH([&](Size s, const std::string& p) {
                     gpu_spectral_rows(ctx, group, s, p);
                   }),
-                  [&](Size s) {
-                    const BenchPair pair = make_bench_pair(s.width, s.height, 51);
+                  [&](Size s, const BenchPair& pair) {
                     const ImageView<const double> image = pair.ref.pixels.cview();
                     if (group == "fft") cpu_fft_rows(ctx, s, image);
                     if (group == "csf") cpu_csf_rows(ctx, s, image);
@@ -99,10 +98,9 @@ void run_spectral_group(BenchContext& ctx, const std::string& group) {
 
 void run_appearance_group(BenchContext& ctx) {
   ctx.sweep_sizes(
-      "appearance",
+      "appearance", 61,
       MAD_CUDA_LAUNCH([&](Size s, const std::string& p) { gpu_appearance_rows(ctx, s, p); }),
-      [&](Size s) {
-        const BenchPair pair = make_bench_pair(s.width, s.height, 61);
+      [&](Size s, const BenchPair& pair) {
         const ImageView<const double> ref = pair.ref.pixels.cview(), dst = pair.dst.pixels.cview();
         const appearance::AppearanceCpu stage(s.width, s.height);
         ctx.add_cpu_rows(make_row("appearance", "analyse_one", s, "double"),

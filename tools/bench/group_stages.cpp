@@ -95,10 +95,9 @@ void gpu_detection_rows(BenchContext& ctx, Size s, const std::string& precision)
 
 void run_detection_group(BenchContext& ctx) {
   ctx.sweep_sizes(
-      "detection",
+      "detection", 31,
       MAD_CUDA_LAUNCH([&](Size s, const std::string& p) { gpu_detection_rows(ctx, s, p); }),
-      [&](Size s) {
-        const BenchPair pair = make_bench_pair(s.width, s.height, 31);
+      [&](Size s, const BenchPair& pair) {
         const ImageView<const double> ref = pair.ref.pixels.cview(), dst = pair.dst.pixels.cview();
         Image<double> lum(s.width, s.height), csf_ref(s.width, s.height),
             csf_dst(s.width, s.height), err(s.width, s.height);

@@ -13,6 +13,7 @@
 // median = mean of the two middle values for an even count).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -23,6 +24,8 @@
 #include "tools/bench/model.h"
 
 namespace mad::bench {
+
+struct BenchPair;  // tools/bench/bench_images.h
 
 // Every group, in the order they run and are reported.
 inline const std::vector<std::string>& bench_groups() {
@@ -109,11 +112,12 @@ struct BenchContext {
   void for_gpu_precisions(const std::string& what, Size size,
                           const std::function<void(const std::string&)>& fn);
   // A stage group's sweep: for every size of `group` ("<group> <WxH>" on the progress line),
-  // gpu_rows(size, precision) through for_gpu_precisions, then cpu_rows(size), guarded as
-  // "<group> cpu <WxH>". `gpu_rows` is empty in a build without CUDA (MAD_CUDA_LAUNCH).
-  void sweep_sizes(const std::string& group,
+  // gpu_rows(size, precision) through for_gpu_precisions, then, guarded as "<group> cpu <WxH>",
+  // cpu_rows(size, pair) on make_bench_pair(size, pair_seed). `gpu_rows` is empty in a build
+  // without CUDA (MAD_CUDA_LAUNCH).
+  void sweep_sizes(const std::string& group, std::uint32_t pair_seed,
                    const std::function<void(Size, const std::string&)>& gpu_rows,
-                   const std::function<void(Size)>& cpu_rows);
+                   const std::function<void(Size, const BenchPair&)>& cpu_rows);
   // Two rows, "cpu-1t" and "cpu-all", timing `fn` on one thread and on all threads.
   void add_cpu_rows(const BenchRow& proto, const std::function<void()>& fn);
 };
