@@ -43,12 +43,14 @@ void BenchContext::for_gpu_precisions(const std::string& what, Size size,
 
 void BenchContext::sweep_sizes(const std::string& group, std::uint32_t pair_seed,
                                const std::function<void(Size, const std::string&)>& gpu_rows,
-                               const std::function<void(Size, const BenchPair&)>& cpu_rows) {
+                               const CpuPairRows& cpu_rows) {
   for (const Size s : config.sizes_for(group)) {
     say(group + " " + format_size(s.width, s.height));
     if (gpu_rows) for_gpu_precisions(group, s, [&](const std::string& p) { gpu_rows(s, p); });
-    guarded(group + " cpu " + format_size(s.width, s.height),
-            [&] { cpu_rows(s, make_bench_pair(s.width, s.height, pair_seed)); });
+    guarded(group + " cpu " + format_size(s.width, s.height), [&] {
+      const BenchPair pair = make_bench_pair(s.width, s.height, pair_seed);
+      cpu_rows(s, pair.ref.pixels.cview(), pair.dst.pixels.cview());
+    });
   }
 }
 

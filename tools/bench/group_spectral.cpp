@@ -88,8 +88,7 @@ void run_spectral_group(BenchContext& ctx, const std::string& group) {
   ctx.sweep_sizes(group, 51, MAD_CUDA_LAUNCH([&](Size s, const std::string& p) {
                     gpu_spectral_rows(ctx, group, s, p);
                   }),
-                  [&](Size s, const BenchPair& pair) {
-                    const ImageView<const double> image = pair.ref.pixels.cview();
+                  [&](Size s, ImageView<const double> image, ImageView<const double> /*dst*/) {
                     if (group == "fft") cpu_fft_rows(ctx, s, image);
                     if (group == "csf") cpu_csf_rows(ctx, s, image);
                     if (group == "log_gabor") cpu_log_gabor_rows(ctx, s, image);
@@ -97,17 +96,16 @@ void run_spectral_group(BenchContext& ctx, const std::string& group) {
 }
 
 void run_appearance_group(BenchContext& ctx) {
-  ctx.sweep_sizes(
-      "appearance", 61,
-      MAD_CUDA_LAUNCH([&](Size s, const std::string& p) { gpu_appearance_rows(ctx, s, p); }),
-      [&](Size s, const BenchPair& pair) {
-        const ImageView<const double> ref = pair.ref.pixels.cview(), dst = pair.dst.pixels.cview();
-        const appearance::AppearanceCpu stage(s.width, s.height);
-        ctx.add_cpu_rows(make_row("appearance", "analyse_one", s, "double"),
-                         [&] { (void)stage.analyse(ref); });
-        ctx.add_cpu_rows(make_row("appearance", "pair", s, "double"),
-                         [&] { (void)stage.run(ref, dst, false); });
-      });
+  ctx.sweep_sizes("appearance", 61, MAD_CUDA_LAUNCH([&](Size s, const std::string& p) {
+                    gpu_appearance_rows(ctx, s, p);
+                  }),
+                  [&](Size s, ImageView<const double> ref, ImageView<const double> dst) {
+                    const appearance::AppearanceCpu stage(s.width, s.height);
+                    ctx.add_cpu_rows(make_row("appearance", "analyse_one", s, "double"),
+                                     [&] { (void)stage.analyse(ref); });
+                    ctx.add_cpu_rows(make_row("appearance", "pair", s, "double"),
+                                     [&] { (void)stage.run(ref, dst, false); });
+                  });
 }
 
 }  // namespace mad::bench

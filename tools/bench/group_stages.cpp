@@ -97,8 +97,7 @@ void run_detection_group(BenchContext& ctx) {
   ctx.sweep_sizes(
       "detection", 31,
       MAD_CUDA_LAUNCH([&](Size s, const std::string& p) { gpu_detection_rows(ctx, s, p); }),
-      [&](Size s, const BenchPair& pair) {
-        const ImageView<const double> ref = pair.ref.pixels.cview(), dst = pair.dst.pixels.cview();
+      [&](Size s, ImageView<const double> ref, ImageView<const double> dst) {
         Image<double> lum(s.width, s.height), csf_ref(s.width, s.height),
             csf_dst(s.width, s.height), err(s.width, s.height);
         const auto csf = detection::shared_csf_filter_cpu(s.width, s.height);
