@@ -69,11 +69,7 @@ Dataset read_csiq(const std::string& root, const std::string& sheet_arg) {
   const FolderIndex dst_root((fs::path(root) / dst_dir).string());
   std::map<std::string, FolderIndex> type_folders;  // one listing per distortion folder
 
-  Dataset d;
-  d.kind = DatasetKind::Csiq;
-  d.root = root;
-  d.score_name = "DMOS";
-  d.higher_is_better = false;
+  Dataset d = empty_dataset(DatasetKind::Csiq, root, "DMOS", /*higher_is_better=*/false);
   int col[4] = {-1, -1, -1, -1};  // image, dst_type, dst_lev, dmos
   const char* names[4] = {"image", "dst_type", "dst_lev", "dmos"};
   bool header = false;

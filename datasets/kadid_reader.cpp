@@ -61,11 +61,7 @@ Dataset read_kadid(const std::string& root) {
   const std::string images_dir = child_folder_name(root, "images");
   const FolderIndex images((fs::path(root) / images_dir).string());
 
-  Dataset d;
-  d.kind = DatasetKind::Kadid10k;
-  d.root = root;
-  d.score_name = "DMOS";
-  d.higher_is_better = true;
+  Dataset d = empty_dataset(DatasetKind::Kadid10k, root, "DMOS", /*higher_is_better=*/true);
   d.notes.push_back("KADID-10k's 'dmos' is a mean opinion on 1..5: higher = better");
   int dist_col = -1, ref_col = -1, score_col = -1;
   for (const auto& l : read_lines(file)) {

@@ -93,11 +93,7 @@ Dataset read_live(const std::string& root) {
 
   const std::string refs_dir = child_folder_name(root, "refimgs");
   const FolderIndex refs((fs::path(root) / refs_dir).string());
-  Dataset d;
-  d.kind = DatasetKind::Live;
-  d.root = root;
-  d.score_name = "DMOS";
-  d.higher_is_better = false;
+  Dataset d = empty_dataset(DatasetKind::Live, root, "DMOS", /*higher_is_better=*/false);
   std::size_t offset = 0, skipped = 0;
   for (const auto& folder : kFolders) {
     const std::string dir = child_folder_name(root, folder.name);

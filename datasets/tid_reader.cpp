@@ -170,11 +170,7 @@ std::string tid_type_name(int type) {
 
 Dataset read_tid(const std::string& root, DatasetKind kind) {
   const TidFolders f = open_folders(root);
-  Dataset d;
-  d.kind = kind;
-  d.root = root;
-  d.score_name = "MOS";
-  d.higher_is_better = true;
+  Dataset d = empty_dataset(kind, root, "MOS", /*higher_is_better=*/true);
   const std::string with_names = find_child(root, "mos_with_names.txt");
   const std::string plain = find_child(root, "mos.txt");
   if (!with_names.empty())
