@@ -20,19 +20,18 @@ const char* cufft_result_name(cufftResult r);
 
 }  // namespace mad::cuda
 
-#define MAD_CUDA_CHECK(stmt)                                              \
-  do {                                                                    \
-    const cudaError_t mad_err_ = (stmt);                                  \
-    if (mad_err_ != cudaSuccess)                                          \
-      ::mad::cuda::throw_cuda_error(mad_err_, #stmt, __FILE__, __LINE__); \
+// Evaluates `stmt` once; a status other than `ok` goes to `thrower` with the statement's text
+// (stringized by the caller, before its macros expand) and its place.
+#define MAD_CHECK_STATUS_(stmt, text, status_type, ok, thrower)            \
+  do {                                                                     \
+    const status_type mad_status_ = (stmt);                                \
+    if (mad_status_ != ok) thrower(mad_status_, text, __FILE__, __LINE__); \
   } while (0)
 
-#define MAD_CUFFT_CHECK(stmt)                                              \
-  do {                                                                     \
-    const cufftResult mad_res_ = (stmt);                                   \
-    if (mad_res_ != CUFFT_SUCCESS)                                         \
-      ::mad::cuda::throw_cufft_error(mad_res_, #stmt, __FILE__, __LINE__); \
-  } while (0)
+#define MAD_CUDA_CHECK(stmt) \
+  MAD_CHECK_STATUS_(stmt, #stmt, cudaError_t, cudaSuccess, ::mad::cuda::throw_cuda_error)
+#define MAD_CUFFT_CHECK(stmt) \
+  MAD_CHECK_STATUS_(stmt, #stmt, cufftResult, CUFFT_SUCCESS, ::mad::cuda::throw_cufft_error)
 
 #ifdef MAD_CUDA_DEBUG_SYNC
 #define MAD_CUDA_CHECK_LAUNCH()              \

@@ -12,18 +12,35 @@
 
 namespace mad::cuda {
 
-// Linear device memory of `count` elements of T.
-template <class T>
-class DeviceBuffer {
- public:
-  DeviceBuffer() = default;
-  explicit DeviceBuffer(std::size_t count) : count_(count) {
-    if (count_ > 0) MAD_CUDA_CHECK(cudaMalloc(&ptr_, count_ * sizeof(T)));
+// Where a CudaBuffer's memory lives: how it is allocated (throwing CudaError on failure) and
+// freed.
+struct DeviceMemory {  // linear device memory
+  template <class T>
+  static void allocate(T** ptr, std::size_t bytes) {
+    MAD_CUDA_CHECK(cudaMalloc(ptr, bytes));
   }
-  ~DeviceBuffer() { reset(); }
-  DeviceBuffer(DeviceBuffer&& o) noexcept
+  static void release(void* ptr) noexcept { cudaFree(ptr); }
+};
+struct PinnedHostMemory {  // page-locked host memory (staging for asynchronous copies)
+  template <class T>
+  static void allocate(T** ptr, std::size_t bytes) {
+    MAD_CUDA_CHECK(cudaMallocHost(ptr, bytes));
+  }
+  static void release(void* ptr) noexcept { cudaFreeHost(ptr); }
+};
+
+// `count` elements of T in the memory `Memory` names; DeviceBuffer and PinnedBuffer below.
+template <class T, class Memory>
+class CudaBuffer {
+ public:
+  CudaBuffer() = default;
+  explicit CudaBuffer(std::size_t count) : count_(count) {
+    if (count_ > 0) Memory::allocate(&ptr_, count_ * sizeof(T));
+  }
+  ~CudaBuffer() { reset(); }
+  CudaBuffer(CudaBuffer&& o) noexcept
       : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+  CudaBuffer& operator=(CudaBuffer&& o) noexcept {
     if (this != &o) {
       reset();
       ptr_ = std::exchange(o.ptr_, nullptr);
@@ -31,14 +48,14 @@ class DeviceBuffer {
     }
     return *this;
   }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  CudaBuffer(const CudaBuffer&) = delete;
+  CudaBuffer& operator=(const CudaBuffer&) = delete;
 
   T* get() const { return ptr_; }
   std::size_t size() const { return count_; }
   std::size_t bytes() const { return count_ * sizeof(T); }
   void reset() noexcept {
-    if (ptr_) cudaFree(ptr_);
+    if (ptr_) Memory::release(ptr_);
     ptr_ = nullptr;
     count_ = 0;
   }
@@ -48,119 +65,78 @@ class DeviceBuffer {
   std::size_t count_ = 0;
 };
 
+// Linear device memory of `count` elements of T.
+template <class T>
+using DeviceBuffer = CudaBuffer<T, DeviceMemory>;
 // Page-locked host memory (staging for asynchronous copies).
 template <class T>
-class PinnedBuffer {
+using PinnedBuffer = CudaBuffer<T, PinnedHostMemory>;
+
+// Move-only owner of one CUDA or cuFFT handle, released with `Destroy` (Stream, Event, FftPlan).
+// The derived constructor creates the handle into h_ and then sets owned_; a moved-from owner
+// holds Handle{} and releases nothing.
+template <class Handle, auto Destroy>
+class OwnedHandle {
  public:
-  PinnedBuffer() = default;
-  explicit PinnedBuffer(std::size_t count) : count_(count) {
-    if (count_ > 0) MAD_CUDA_CHECK(cudaMallocHost(&ptr_, count_ * sizeof(T)));
-  }
-  ~PinnedBuffer() { reset(); }
-  PinnedBuffer(PinnedBuffer&& o) noexcept
-      : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)) {}
-  PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
+  OwnedHandle(OwnedHandle&& o) noexcept
+      : h_(std::exchange(o.h_, Handle{})), owned_(std::exchange(o.owned_, false)) {}
+  OwnedHandle& operator=(OwnedHandle&& o) noexcept {
     if (this != &o) {
-      reset();
-      ptr_ = std::exchange(o.ptr_, nullptr);
-      count_ = std::exchange(o.count_, 0);
+      release();
+      h_ = std::exchange(o.h_, Handle{});
+      owned_ = std::exchange(o.owned_, false);
     }
     return *this;
   }
-  PinnedBuffer(const PinnedBuffer&) = delete;
-  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  OwnedHandle(const OwnedHandle&) = delete;
+  OwnedHandle& operator=(const OwnedHandle&) = delete;
+  Handle get() const { return h_; }
 
-  T* get() const { return ptr_; }
-  std::size_t size() const { return count_; }
-  void reset() noexcept {
-    if (ptr_) cudaFreeHost(ptr_);
-    ptr_ = nullptr;
-    count_ = 0;
-  }
+ protected:
+  OwnedHandle() = default;
+  ~OwnedHandle() { release(); }
+  Handle h_{};
+  bool owned_ = false;
 
  private:
-  T* ptr_ = nullptr;
-  std::size_t count_ = 0;
+  void release() noexcept {
+    if (owned_) Destroy(h_);
+  }
 };
 
-class Stream {
+class Stream : public OwnedHandle<cudaStream_t, cudaStreamDestroy> {
  public:
-  Stream() { MAD_CUDA_CHECK(cudaStreamCreateWithFlags(&s_, cudaStreamNonBlocking)); }
-  ~Stream() {
-    if (s_) cudaStreamDestroy(s_);
+  Stream() {
+    MAD_CUDA_CHECK(cudaStreamCreateWithFlags(&h_, cudaStreamNonBlocking));
+    owned_ = true;
   }
-  Stream(Stream&& o) noexcept : s_(std::exchange(o.s_, nullptr)) {}
-  Stream& operator=(Stream&& o) noexcept {
-    if (this != &o) {
-      if (s_) cudaStreamDestroy(s_);
-      s_ = std::exchange(o.s_, nullptr);
-    }
-    return *this;
-  }
-  Stream(const Stream&) = delete;
-  Stream& operator=(const Stream&) = delete;
-  cudaStream_t get() const { return s_; }
-  void synchronize() const { MAD_CUDA_CHECK(cudaStreamSynchronize(s_)); }
-
- private:
-  cudaStream_t s_ = nullptr;
+  void synchronize() const { MAD_CUDA_CHECK(cudaStreamSynchronize(h_)); }
 };
 
-class Event {
+class Event : public OwnedHandle<cudaEvent_t, cudaEventDestroy> {
  public:
   explicit Event(unsigned flags = cudaEventDefault) {
-    MAD_CUDA_CHECK(cudaEventCreateWithFlags(&e_, flags));
+    MAD_CUDA_CHECK(cudaEventCreateWithFlags(&h_, flags));
+    owned_ = true;
   }
-  ~Event() {
-    if (e_) cudaEventDestroy(e_);
-  }
-  Event(Event&& o) noexcept : e_(std::exchange(o.e_, nullptr)) {}
-  Event& operator=(Event&& o) noexcept {
-    if (this != &o) {
-      if (e_) cudaEventDestroy(e_);
-      e_ = std::exchange(o.e_, nullptr);
-    }
-    return *this;
-  }
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  cudaEvent_t get() const { return e_; }
-  void record(cudaStream_t s) const { MAD_CUDA_CHECK(cudaEventRecord(e_, s)); }
-  void synchronize() const { MAD_CUDA_CHECK(cudaEventSynchronize(e_)); }
+  void record(cudaStream_t s) const { MAD_CUDA_CHECK(cudaEventRecord(h_, s)); }
+  void synchronize() const { MAD_CUDA_CHECK(cudaEventSynchronize(h_)); }
   // Milliseconds from `start` to this event (both recorded and complete).
   float elapsed_ms_since(const Event& start) const {
     float ms = 0.f;
-    MAD_CUDA_CHECK(cudaEventElapsedTime(&ms, start.e_, e_));
+    MAD_CUDA_CHECK(cudaEventElapsedTime(&ms, start.h_, h_));
     return ms;
   }
-
- private:
-  cudaEvent_t e_ = nullptr;
 };
 
-// Owner of a cufftHandle (created with cufftCreate; configured by the caller).
-class FftPlan {
+// Owner of a cufftHandle (created with cufftCreate; configured by the caller). The handle is an
+// integer that may be 0, so ownership is the flag, not the value.
+class FftPlan : public OwnedHandle<cufftHandle, cufftDestroy> {
  public:
-  FftPlan() { MAD_CUFFT_CHECK(cufftCreate(&h_)); }
-  ~FftPlan() {
-    if (valid_) cufftDestroy(h_);
+  FftPlan() {
+    MAD_CUFFT_CHECK(cufftCreate(&h_));
+    owned_ = true;
   }
-  FftPlan(FftPlan&& o) noexcept : h_(o.h_), valid_(std::exchange(o.valid_, false)) {}
-  FftPlan& operator=(FftPlan&& o) noexcept {
-    if (this != &o) {
-      if (valid_) cufftDestroy(h_);
-      h_ = o.h_;
-      valid_ = std::exchange(o.valid_, false);
-    }
-    return *this;
-  }
-  FftPlan(const FftPlan&) = delete;
-  FftPlan& operator=(const FftPlan&) = delete;
-  cufftHandle get() const { return h_; }
-
- private:
-  cufftHandle h_ = 0;
-  bool valid_ = true;
 };
 
 // True when at least one CUDA device is usable (never throws: no driver, no device -> false).

@@ -44,4 +44,10 @@ class GpuError : public Error {
   int exit_code() const override { return kExitGpu; }
 };
 
+// What a CUDA entry point does in a build without the CUDA backend (its stand-in body): a
+// GpuError "<what>: this build has no CUDA backend (use --backend cpu)", exit code 4.
+[[noreturn]] inline void throw_no_cuda_backend(const std::string& what) {
+  throw GpuError(what + ": this build has no CUDA backend (use --backend cpu)");
+}
+
 }  // namespace mad

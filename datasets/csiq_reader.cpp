@@ -63,32 +63,19 @@ std::string find_sheet(const std::string& root) {
 
 Dataset read_csiq(const std::string& root, const std::string& sheet_arg) {
   const std::string sheet = sheet_arg.empty() ? find_sheet(root) : sheet_arg;
-  const std::string src_path = find_child(root, "src_imgs");
-  const std::string dst_path = find_child(root, "dst_imgs");
-  const std::string src_dir =
-      src_path.empty() ? "src_imgs" : fs::path(src_path).filename().string();
-  const std::string dst_dir =
-      dst_path.empty() ? "dst_imgs" : fs::path(dst_path).filename().string();
+  const std::string src_dir = child_folder_name(root, "src_imgs");
+  const std::string dst_dir = child_folder_name(root, "dst_imgs");
   const FolderIndex refs((fs::path(root) / src_dir).string());
   const FolderIndex dst_root((fs::path(root) / dst_dir).string());
   std::map<std::string, FolderIndex> type_folders;  // one listing per distortion folder
 
-  Dataset d;
-  d.kind = DatasetKind::Csiq;
-  d.root = root;
-  d.score_name = "DMOS";
-  d.higher_is_better = false;
+  Dataset d = empty_dataset(DatasetKind::Csiq, root, "DMOS", /*higher_is_better=*/false);
   int col[4] = {-1, -1, -1, -1};  // image, dst_type, dst_lev, dmos
   const char* names[4] = {"image", "dst_type", "dst_lev", "dmos"};
   bool header = false;
   for (const auto& l : read_lines(sheet)) {
     if (trim(l.text).empty()) continue;
-    std::vector<std::string> f;
-    try {
-      f = split_csv_line(l.text);
-    } catch (const InputError& e) {
-      throw_at(sheet, l.line, e.what());
-    }
+    std::vector<std::string> f = split_csv_line_at(sheet, l.line, l.text);
     for (auto& s : f) s = trim(s);
     if (!header) {
       for (int k = 0; k < 4; ++k)

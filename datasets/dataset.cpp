@@ -50,6 +50,11 @@ DatasetKind parse_dataset_kind(const std::string& name) {
                         "'; expected tid2013, tid2008, kadid10k, csiq, live or csv");
 }
 
+Dataset empty_dataset(DatasetKind kind, const std::string& root, const std::string& score_name,
+                      bool higher_is_better) {
+  return Dataset{kind, root, score_name, higher_is_better, /*entries=*/{}, /*notes=*/{}};
+}
+
 std::string to_string(DatasetKind kind) {
   for (const auto& k : kKinds)
     if (k.kind == kind) return k.name;

@@ -56,6 +56,11 @@ std::string find_child(const std::string& root, const std::string& name) {
   return index.contains(name) ? index.resolve(name) : std::string();
 }
 
+std::string child_folder_name(const std::string& root, const std::string& name) {
+  const std::string found = find_child(root, name);
+  return found.empty() ? name : fs::path(found).filename().string();
+}
+
 LineReader::LineReader(const std::string& path) : path_(path), in_(path, std::ios::binary) {
   if (!in_) throw InputError("cannot open '" + path + "'");
 }
@@ -78,6 +83,15 @@ std::vector<NumberedLine> read_lines(const std::string& path) {
 
 void throw_at(const std::string& file, int line, const std::string& message) {
   throw InputError(file + ":" + std::to_string(line) + ": " + message);
+}
+
+std::vector<std::string> split_csv_line_at(const std::string& file, int line,
+                                           const std::string& text) {
+  try {
+    return split_csv_line(text);
+  } catch (const InputError& e) {
+    throw_at(file, line, e.what());
+  }
 }
 
 double parse_number(const std::string& text, const std::string& file, int line,

@@ -37,6 +37,10 @@ std::string to_lower(std::string s);
 
 // Case-insensitive lookup of `name` directly inside `root` (a file or folder); "" when absent.
 std::string find_child(const std::string& root, const std::string& name);
+// The folder `name` of a published layout as spelled inside `root` ("Images" for "images"), or
+// `name` itself when absent: entry names are built from it, and a missing folder is reported
+// under the name the layout expects.
+std::string child_folder_name(const std::string& root, const std::string& name);
 
 struct NumberedLine {
   int line = 0;      // 1-based
@@ -79,5 +83,9 @@ std::vector<std::string> split_whitespace(const std::string& s);
 
 // "FILE:LINE: message" as an InputError.
 [[noreturn]] void throw_at(const std::string& file, int line, const std::string& message);
+// The fields of `text`, one CSV line of `file` at `line`; a malformed one is an InputError
+// that names the file and the line.
+std::vector<std::string> split_csv_line_at(const std::string& file, int line,
+                                           const std::string& text);
 
 }  // namespace mad::datasets

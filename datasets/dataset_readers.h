@@ -40,6 +40,11 @@ Dataset read_kadid(const std::string& root);
 Dataset read_csiq(const std::string& root, const std::string& sheet);  // sheet "" = find it
 Dataset read_live(const std::string& root);
 
+// What a reader starts from: no entries yet, the layout's kind and root, and the name and
+// direction of its subjective score.
+Dataset empty_dataset(DatasetKind kind, const std::string& root, const std::string& score_name,
+                      bool higher_is_better);
+
 // Generic manifest: a CSV with a header naming ref, dist and score (aliases: mos, dmos), and
 // optionally type and level; relative paths resolve against the manifest's folder. The score
 // direction comes from `higher_is_better` or, failing that, a comment line

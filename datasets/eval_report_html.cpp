@@ -6,24 +6,11 @@
 #include <map>
 #include <sstream>
 
+#include "common/html_escape.h"
 #include "datasets/eval_report.h"
 
 namespace mad::datasets {
 namespace {
-
-std::string esc(const std::string& s) {
-  std::string o;
-  for (char c : s) {
-    switch (c) {
-      case '&': o += "&amp;"; break;
-      case '<': o += "&lt;"; break;
-      case '>': o += "&gt;"; break;
-      case '"': o += "&quot;"; break;
-      default: o += c;
-    }
-  }
-  return o;
-}
 
 std::string num(double v, int decimals = 2) {
   char b[32];
@@ -71,9 +58,9 @@ std::string scatter_svg(const EvalReport& r) {
       << num(py(y)) << "\" stroke=\"#444\"/><text x=\"" << L - 7 << "\" y=\"" << num(py(y) + 4)
       << "\" text-anchor=\"end\">" << num(y, ys < 1 ? 2 : 0) << "</text>\n";
   s << "<text x=\"" << (L + W - R) / 2 << "\" y=\"" << H - 10 << "\" text-anchor=\"middle\">MAD ("
-    << esc(r.settings.mad_version) << "; higher = worse)</text>\n";
+    << html_escape(r.settings.mad_version) << "; higher = worse)</text>\n";
   s << "<text transform=\"translate(16," << (T + H - B) / 2
-    << ") rotate(-90)\" text-anchor=\"middle\">" << esc(r.score_name)
+    << ") rotate(-90)\" text-anchor=\"middle\">" << html_escape(r.score_name)
     << " (higher = " << (r.higher_is_better ? "better" : "worse") << ")</text>\n";
   std::map<std::string, std::string> colour;
   for (const auto& p : r.points)
@@ -100,7 +87,7 @@ std::string scatter_svg(const EvalReport& r) {
     ly += 15;
     s << "<circle cx=\"" << W - R + 21 << "\" cy=\"" << ly << "\" r=\"4\" fill=\"" << c
       << "\"/><text x=\"" << W - R + 36 << "\" y=\"" << ly + 4 << "\">"
-      << esc(type.empty() ? "(no type)" : type.substr(0, 26)) << "</text>\n";
+      << html_escape(type.empty() ? "(no type)" : type.substr(0, 26)) << "</text>\n";
   }
   s << "</svg>\n";
   return s.str();
@@ -112,9 +99,9 @@ std::string cell(const Metric& m) {
 }
 
 std::string group_row(const GroupStats& g, bool bold) {
-  return std::string(bold ? "<tr class=\"all\">" : "<tr>") + "<td>" + esc(g.name) + "</td><td>" +
-         std::to_string(g.pairs) + "</td><td>" + std::to_string(g.references) + "</td>" +
-         cell(g.srocc) + cell(g.krocc) + cell(g.plcc) + cell(g.rmse) + "</tr>\n";
+  return std::string(bold ? "<tr class=\"all\">" : "<tr>") + "<td>" + html_escape(g.name) +
+         "</td><td>" + std::to_string(g.pairs) + "</td><td>" + std::to_string(g.references) +
+         "</td>" + cell(g.srocc) + cell(g.krocc) + cell(g.plcc) + cell(g.rmse) + "</tr>\n";
 }
 
 }  // namespace
@@ -122,13 +109,14 @@ std::string group_row(const GroupStats& g, bool bold) {
 std::string report_to_html(const EvalReport& r) {
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>mad eval: "
-    << esc(r.dataset) << "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
+    << html_escape(r.dataset)
+    << "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
     << "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
     << "text-align:right}td:first-child,th:first-child{text-align:left}tr.all{font-weight:bold}"
     << ".ci{color:#666;font-size:90%}.note{color:#555}</style></head><body>\n";
-  h << "<h1>MAD on " << esc(r.dataset) << "</h1>\n<p class=\"note\">" << esc(r.root)
-    << " &mdash; run started " << esc(r.started) << "</p>\n<p>" << esc(sign_convention(r))
-    << "</p>\n";
+  h << "<h1>MAD on " << html_escape(r.dataset) << "</h1>\n<p class=\"note\">" << html_escape(r.root)
+    << " &mdash; run started " << html_escape(r.started) << "</p>\n<p>"
+    << html_escape(sign_convention(r)) << "</p>\n";
   h << scatter_svg(r);
   h << "<h2>Agreement (95% bootstrap intervals, " << r.settings.bootstrap.resamples
     << " resamples of reference images)</h2>\n";
@@ -164,18 +152,19 @@ std::string report_to_html(const EvalReport& r) {
       {"statistics time", num(r.stats_seconds) + " s"},
       {"bootstrap seed", std::to_string(s.bootstrap.seed)}};
   for (const auto& [k, v] : rows)
-    h << "<tr><td>" << esc(k) << "</td><td>" << esc(v) << "</td></tr>";
-  for (const auto& d : s.devices) h << "<tr><td>device</td><td>" << esc(d) << "</td></tr>";
+    h << "<tr><td>" << html_escape(k) << "</td><td>" << html_escape(v) << "</td></tr>";
+  for (const auto& d : s.devices) h << "<tr><td>device</td><td>" << html_escape(d) << "</td></tr>";
   h << "</table>\n";
-  for (const auto& n : r.notes) h << "<p class=\"note\">" << esc(n) << "</p>\n";
+  for (const auto& n : r.notes) h << "<p class=\"note\">" << html_escape(n) << "</p>\n";
   if (!r.missing.empty()) {
     h << "<details><summary>" << r.missing.size() << " missing images</summary><ul>";
-    for (const auto& m : r.missing) h << "<li>" << esc(m) << "</li>";
+    for (const auto& m : r.missing) h << "<li>" << html_escape(m) << "</li>";
     h << "</ul></details>\n";
   }
   if (!r.failures.empty()) {
     h << "<details><summary>" << r.failures.size() << " failed pairs</summary><ul>";
-    for (const auto& f : r.failures) h << "<li>" << esc(f.dist) << ": " << esc(f.error) << "</li>";
+    for (const auto& f : r.failures)
+      h << "<li>" << html_escape(f.dist) << ": " << html_escape(f.error) << "</li>";
     h << "</ul></details>\n";
   }
   h << "</body></html>\n";

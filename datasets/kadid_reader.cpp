@@ -58,26 +58,15 @@ std::string kadid_type_name(int type) {
 Dataset read_kadid(const std::string& root) {
   const std::string file = find_child(root, "dmos.csv");
   if (file.empty()) throw InputError("KADID-10k layout: no dmos.csv in '" + root + "'");
-  const std::string images_path = find_child(root, "images");
-  const std::string images_dir =
-      images_path.empty() ? "images" : fs::path(images_path).filename().string();
+  const std::string images_dir = child_folder_name(root, "images");
   const FolderIndex images((fs::path(root) / images_dir).string());
 
-  Dataset d;
-  d.kind = DatasetKind::Kadid10k;
-  d.root = root;
-  d.score_name = "DMOS";
-  d.higher_is_better = true;
+  Dataset d = empty_dataset(DatasetKind::Kadid10k, root, "DMOS", /*higher_is_better=*/true);
   d.notes.push_back("KADID-10k's 'dmos' is a mean opinion on 1..5: higher = better");
   int dist_col = -1, ref_col = -1, score_col = -1;
   for (const auto& l : read_lines(file)) {
     if (trim(l.text).empty()) continue;
-    std::vector<std::string> f;
-    try {
-      f = split_csv_line(l.text);
-    } catch (const InputError& e) {
-      throw_at(file, l.line, e.what());
-    }
+    const std::vector<std::string> f = split_csv_line_at(file, l.line, l.text);
     if (dist_col < 0) {  // the header
       dist_col = column(f, "dist_img");
       ref_col = column(f, "ref_img");

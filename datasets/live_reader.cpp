@@ -91,19 +91,12 @@ Dataset read_live(const std::string& root) {
                      std::to_string(orgs.size()) + " orgs flags and " +
                      std::to_string(refnames.size()) + " reference names; they must agree");
 
-  const std::string refs_path = find_child(root, "refimgs");
-  const std::string refs_dir =
-      refs_path.empty() ? "refimgs" : fs::path(refs_path).filename().string();
+  const std::string refs_dir = child_folder_name(root, "refimgs");
   const FolderIndex refs((fs::path(root) / refs_dir).string());
-  Dataset d;
-  d.kind = DatasetKind::Live;
-  d.root = root;
-  d.score_name = "DMOS";
-  d.higher_is_better = false;
+  Dataset d = empty_dataset(DatasetKind::Live, root, "DMOS", /*higher_is_better=*/false);
   std::size_t offset = 0, skipped = 0;
   for (const auto& folder : kFolders) {
-    const std::string dir_path = find_child(root, folder.name);
-    const std::string dir = dir_path.empty() ? folder.name : fs::path(dir_path).filename().string();
+    const std::string dir = child_folder_name(root, folder.name);
     const FolderIndex images((fs::path(root) / dir).string());
     const std::string info_file = images.contains("info.txt") ? images.resolve("info.txt") : "";
     std::map<int, InfoLine> info;

@@ -73,12 +73,7 @@ Dataset read_manifest(const std::string& manifest, std::optional<bool> higher_is
       }
       continue;
     }
-    std::vector<std::string> f;
-    try {
-      f = split_csv_line(t);
-    } catch (const InputError& e) {
-      throw_at(manifest, l.line, e.what());
-    }
+    std::vector<std::string> f = split_csv_line_at(manifest, l.line, t);
     for (auto& s : f) s = trim(s);
     if (!header) {
       c = find_columns(f);

@@ -73,10 +73,8 @@ struct TidFolders {
 TidFolders open_folders(const std::string& root) {
   TidFolders f;
   f.root = root;
-  const std::string r = find_child(root, "reference_images");
-  const std::string d = find_child(root, "distorted_images");
-  f.ref_dir = r.empty() ? "reference_images" : fs::path(r).filename().string();
-  f.dist_dir = d.empty() ? "distorted_images" : fs::path(d).filename().string();
+  f.ref_dir = child_folder_name(root, "reference_images");
+  f.dist_dir = child_folder_name(root, "distorted_images");
   f.refs = FolderIndex((fs::path(root) / f.ref_dir).string());
   f.dists = FolderIndex((fs::path(root) / f.dist_dir).string());
   if (!f.dists.exists()) throw InputError("TID layout: '" + f.dists.folder() + "' is missing");
@@ -172,11 +170,7 @@ std::string tid_type_name(int type) {
 
 Dataset read_tid(const std::string& root, DatasetKind kind) {
   const TidFolders f = open_folders(root);
-  Dataset d;
-  d.kind = kind;
-  d.root = root;
-  d.score_name = "MOS";
-  d.higher_is_better = true;
+  Dataset d = empty_dataset(kind, root, "MOS", /*higher_is_better=*/true);
   const std::string with_names = find_child(root, "mos_with_names.txt");
   const std::string plain = find_child(root, "mos.txt");
   if (!with_names.empty())

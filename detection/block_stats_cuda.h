@@ -19,3 +19,11 @@
 #include <cuda_runtime_api.h>
 
 #include "detection/detection.h"
+
+// Explicitly instantiates a variant's reference and error launch templates, in the signatures
+// of RefStatsLaunch<Real> and ErrStatsLaunch<Real>, with the template arguments `...` (Real
+// first: "double" or "float, 16, 8"). For the variant's .cu file, after the definitions.
+#define MAD_DET_INSTANTIATE_STATS(Real, reference, error, ...)                                   \
+  template void reference<__VA_ARGS__>(const Real*, int, int, Real*, Real*, cudaStream_t);       \
+  template void error<__VA_ARGS__>(const Real*, const Real*, int, int, const Real*, const Real*, \
+                                   Real*, Real*, cudaStream_t)

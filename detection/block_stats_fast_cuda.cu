@@ -170,15 +170,10 @@ void block_stats_fast_error(const Real* d_csf_dst, const Real* d_csf_ref, int wi
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-#define MAD_DET_FAST_INSTANTIATE(Real, GX, GY)                                                \
-  template void block_stats_fast_reference<Real, GX, GY>(const Real*, int, int, Real*, Real*, \
-                                                         cudaStream_t);                       \
-  template void block_stats_fast_error<Real, GX, GY>(                                         \
-      const Real*, const Real*, int, int, const Real*, const Real*, Real*, Real*, cudaStream_t);
-MAD_DET_FAST_INSTANTIATE(double, 16, 8)
-MAD_DET_FAST_INSTANTIATE(float, 16, 8)
-MAD_DET_FAST_INSTANTIATE(double, 8, 8)
-MAD_DET_FAST_INSTANTIATE(float, 8, 8)
-#undef MAD_DET_FAST_INSTANTIATE
+MAD_DET_INSTANTIATE_STATS(double, block_stats_fast_reference, block_stats_fast_error, double, 16,
+                          8);
+MAD_DET_INSTANTIATE_STATS(float, block_stats_fast_reference, block_stats_fast_error, float, 16, 8);
+MAD_DET_INSTANTIATE_STATS(double, block_stats_fast_reference, block_stats_fast_error, double, 8, 8);
+MAD_DET_INSTANTIATE_STATS(float, block_stats_fast_reference, block_stats_fast_error, float, 8, 8);
 
 }  // namespace mad::detection::gpu

@@ -75,14 +75,8 @@ void block_stats_original_error(const Real* d_csf_dst, const Real* d_csf_ref, in
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-template void block_stats_original_reference<double>(const double*, int, int, double*, double*,
-                                                     cudaStream_t);
-template void block_stats_original_reference<float>(const float*, int, int, float*, float*,
-                                                    cudaStream_t);
-template void block_stats_original_error<double>(const double*, const double*, int, int,
-                                                 const double*, const double*, double*, double*,
-                                                 cudaStream_t);
-template void block_stats_original_error<float>(const float*, const float*, int, int, const float*,
-                                                const float*, float*, float*, cudaStream_t);
+MAD_DET_INSTANTIATE_STATS(double, block_stats_original_reference, block_stats_original_error,
+                          double);
+MAD_DET_INSTANTIATE_STATS(float, block_stats_original_reference, block_stats_original_error, float);
 
 }  // namespace mad::detection::gpu

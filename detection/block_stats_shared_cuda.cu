@@ -113,14 +113,7 @@ void block_stats_shared_error(const Real* d_csf_dst, const Real* d_csf_ref, int 
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-template void block_stats_shared_reference<double>(const double*, int, int, double*, double*,
-                                                   cudaStream_t);
-template void block_stats_shared_reference<float>(const float*, int, int, float*, float*,
-                                                  cudaStream_t);
-template void block_stats_shared_error<double>(const double*, const double*, int, int,
-                                               const double*, const double*, double*, double*,
-                                               cudaStream_t);
-template void block_stats_shared_error<float>(const float*, const float*, int, int, const float*,
-                                              const float*, float*, float*, cudaStream_t);
+MAD_DET_INSTANTIATE_STATS(double, block_stats_shared_reference, block_stats_shared_error, double);
+MAD_DET_INSTANTIATE_STATS(float, block_stats_shared_reference, block_stats_shared_error, float);
 
 }  // namespace mad::detection::gpu

@@ -4,8 +4,6 @@
 // instead.
 #ifndef MAD_HAVE_CUDA
 
-#include <string>
-
 #include "common/error.h"
 #include "kernels/gray.h"
 #include "kernels/histogram.h"
@@ -13,35 +11,29 @@
 #include "kernels/smooth.h"
 
 namespace mad::kernels {
-namespace {
-[[noreturn]] void no_cuda(const char* kernel) {
-  throw GpuError(std::string(kernel) + ": this build has no CUDA backend (use --backend cpu)");
-}
-}  // namespace
-
 void gray_cuda(const RgbView8&, GrayWeighting, ImageView<std::uint8_t>, const CudaRunOptions&) {
-  no_cuda("gray");
+  throw_no_cuda_backend("gray");
 }
 Image<std::uint8_t> gray_cuda(const RgbView8&, GrayWeighting, const CudaRunOptions&) {
-  no_cuda("gray");
+  throw_no_cuda_backend("gray");
 }
 Histogram histogram_cuda(ImageView<const std::uint8_t>, const CudaRunOptions&) {
-  no_cuda("histogram");
+  throw_no_cuda_backend("histogram");
 }
 void smooth_cuda(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>,
                  const CudaRunOptions&) {
-  no_cuda("smooth");
+  throw_no_cuda_backend("smooth");
 }
 Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t>, int, const CudaRunOptions&) {
-  no_cuda("smooth");
+  throw_no_cuda_backend("smooth");
 }
 void nick_cuda(ImageView<const std::uint8_t>, const NickParams&, ImageView<std::uint8_t>,
                const CudaRunOptions&) {
-  no_cuda("nick");
+  throw_no_cuda_backend("nick");
 }
 Image<std::uint8_t> nick_cuda(ImageView<const std::uint8_t>, const NickParams&,
                               const CudaRunOptions&) {
-  no_cuda("nick");
+  throw_no_cuda_backend("nick");
 }
 
 }  // namespace mad::kernels

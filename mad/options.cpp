@@ -1,5 +1,9 @@
 #include "mad/options.h"
 
+#include <cstddef>
+#include <initializer_list>
+#include <string>
+
 #include "common/error.h"
 
 namespace mad {
@@ -25,27 +29,36 @@ std::string to_string(Precision p) {
   return p == Precision::Double ? "double" : "float";
 }
 
+namespace {
+
+// The value among `values` (all of the type's values, in the order the message lists them)
+// whose to_string is `s`; otherwise InvalidArgument "unknown <what> 's' (expected a, b or c)".
+template <class Enum>
+Enum parse_by_name(const std::string& s, std::initializer_list<Enum> values, const char* what) {
+  std::string expected;
+  std::size_t listed = 0;
+  for (const Enum v : values) {
+    if (s == to_string(v)) return v;
+    const bool last = ++listed == values.size();
+    expected += (listed == 1 ? "" : last ? " or " : ", ") + to_string(v);
+  }
+  throw InvalidArgument("unknown " + std::string(what) + " '" + s + "' (expected " + expected +
+                        ")");
+}
+
+}  // namespace
+
 MadVersion parse_mad_version(const std::string& s) {
-  if (s == "2011") return MadVersion::V2011;
-  if (s == "2010") return MadVersion::V2010;
-  throw InvalidArgument("unknown MAD version '" + s + "' (expected 2011 or 2010)");
+  return parse_by_name(s, {MadVersion::V2011, MadVersion::V2010}, "MAD version");
 }
 InputClass parse_input_class(const std::string& s) {
-  if (s == "auto") return InputClass::Auto;
-  if (s == "uint8") return InputClass::Uint8;
-  if (s == "double") return InputClass::Double;
-  throw InvalidArgument("unknown input class '" + s + "' (expected auto, uint8 or double)");
+  return parse_by_name(s, {InputClass::Auto, InputClass::Uint8, InputClass::Double}, "input class");
 }
 Backend parse_backend(const std::string& s) {
-  if (s == "auto") return Backend::Auto;
-  if (s == "cpu") return Backend::Cpu;
-  if (s == "cuda") return Backend::Cuda;
-  throw InvalidArgument("unknown backend '" + s + "' (expected auto, cpu or cuda)");
+  return parse_by_name(s, {Backend::Auto, Backend::Cpu, Backend::Cuda}, "backend");
 }
 Precision parse_precision(const std::string& s) {
-  if (s == "double") return Precision::Double;
-  if (s == "float") return Precision::Float;
-  throw InvalidArgument("unknown precision '" + s + "' (expected double or float)");
+  return parse_by_name(s, {Precision::Double, Precision::Float}, "precision");
 }
 
 double detect_scale(MadVersion v) {

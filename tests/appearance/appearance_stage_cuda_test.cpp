@@ -51,7 +51,7 @@ TEST(AppearanceStageCuda, MatchesTheOriginalsOutputs) {
   for (const Golden& g : cases) {
     const test::SyntheticPair p = test::make_synthetic_pair(g.rows, g.cols, g.variant);
     const GpuOut<double> got = gpu_appear<double>(p.ref, p.dst);
-    EXPECT_NEAR(got.d_appear, g.lo, kDoubleScoreRelTol * g.lo) << g.rows << "x" << g.cols;
+    EXPECT_NEAR(got.d_appear, g.lo, kScoreRelTol.f64 * g.lo) << g.rows << "x" << g.cols;
     double sum = 0;
     for (double v : got.map) sum += v;
     // The golden sums carry 15 significant digits.
@@ -64,7 +64,7 @@ TEST(AppearanceStageCuda, MatchesTheOriginalsOutputs) {
     const Image<double> dst = gpu_test::real_image("rocket_333x257__jpeg_q30.png", 257, 333);
     const GpuOut<double> got = gpu_appear<double>(ref, dst);
     constexpr double kRocketLo = 3.7776615160901938;  // maps/scores.txt
-    EXPECT_NEAR(got.d_appear, kRocketLo, kDoubleScoreRelTol * kRocketLo);
+    EXPECT_NEAR(got.d_appear, kRocketLo, kScoreRelTol.f64 * kRocketLo);
     const Image<double> want = test::load_reference_map("lo_09_map");
     EXPECT_LE(test::max_abs_diff(as_image(got.map, 257, 333).cview(), want.cview()),
               kDoubleMapAbsTol);
@@ -88,7 +88,7 @@ TEST(AppearanceStageCuda, MatchesTheOriginalsOutputs) {
     if (r.lo_double == 0.0) {
       EXPECT_EQ(got.d_appear, 0.0) << r.dist;  // identical pair: every difference is 0
     } else {
-      EXPECT_NEAR(got.d_appear, r.lo_double, kDoubleScoreRelTol * r.lo_double) << r.dist;
+      EXPECT_NEAR(got.d_appear, r.lo_double, kScoreRelTol.f64 * r.lo_double) << r.dist;
     }
     ++rows_checked;
   }

@@ -15,14 +15,14 @@
 #include "appearance/appearance.h"
 #include "appearance/appearance_stage_cuda.h"
 #include "tests/appearance/device_helpers_cuda.h"
+#include "tests/support/test_support.h"
 
 namespace mad::appearance::stage_test {
 
 // Two double implementations with different FFTs and summation orders agree to ~1e-14 on
-// d_appear (spec §7); 1e-9 is the product's contract for the GPU path.
-constexpr double kDoubleScoreRelTol = 1e-9;
-// Spec §7 measured float LO within 5e-6..9e-5 of double; the contract is 2e-4.
-constexpr double kFloatScoreRelTol = 2e-4;
+// d_appear (spec §7); 1e-9 is the product's contract for the GPU path. Spec §7 measured float
+// LO within 5e-6..9e-5 of double; the contract is 2e-4.
+constexpr test::PrecisionTolerance kScoreRelTol{1e-9, 2e-4};
 // map.LO: double implementations agree to ~1e-11 (spec §7); FFT-level noise pushed through
 // the statistics of the flattest blocks of a JPEG-q10 image measured <= 6e-11 per subband.
 constexpr double kDoubleMapAbsTol = 1e-9;
@@ -92,17 +92,6 @@ Image<double> as_image(const std::vector<Real>& map, int width, int height) {
   return img;
 }
 
-inline double rel_l2(ImageView<const double> a, ImageView<const double> b) {
-  double num = 0, den = 0;
-  for (int y = 0; y < a.height; ++y)
-    for (int x = 0; x < a.width; ++x) {
-      const double d = a(y, x) - b(y, x);
-      num += d * d;
-      den += b(y, x) * b(y, x);
-    }
-  return std::sqrt(num / den);
-}
-
 template <class Real>
 void check_against_cpu(const Pair& p, const std::string& variant = "") {
   const bool is_double = sizeof(Real) == sizeof(double);
@@ -111,13 +100,12 @@ void check_against_cpu(const Pair& p, const std::string& variant = "") {
   const std::string what = p.label + " " + std::to_string(p.ref.width()) + "x" +
                            std::to_string(p.ref.height()) + " " +
                            (variant.empty() ? "default" : variant);
-  const double tol = is_double ? kDoubleScoreRelTol : kFloatScoreRelTol;
-  EXPECT_NEAR(got.d_appear, want.d_appear, tol * want.d_appear) << what;
+  EXPECT_NEAR(got.d_appear, want.d_appear, kScoreRelTol.of<Real>() * want.d_appear) << what;
   const Image<double> map = as_image(got.map, p.ref.width(), p.ref.height());
   if (is_double) {
     EXPECT_LE(test::max_abs_diff(map.cview(), want.map.cview()), kDoubleMapAbsTol) << what;
   } else {
-    EXPECT_LE(rel_l2(map.cview(), want.map.cview()), kFloatMapRelL2Tol) << what;
+    EXPECT_LE(test::rel_l2(map.cview(), want.map.cview()), kFloatMapRelL2Tol) << what;
   }
   // Pixels no tile covers are exactly 0 (the poison must be gone everywhere).
   const BlockGrid grid(p.ref.width(), p.ref.height());

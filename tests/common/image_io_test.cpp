@@ -146,12 +146,7 @@ TEST(ImageIo, TruncatedPngAtEveryLengthIsInputError) {
   test::io::write_png_file(full, spec);
   const std::vector<std::uint8_t> bytes = test::io::read_bytes(full);
   const std::string cut = dir.file("cut.png");
-  for (std::size_t n = 1; n < bytes.size(); ++n) {
-    test::io::write_bytes(cut, std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + n));
-    EXPECT_THROW(load_gray_image(cut), InputError) << "prefix of " << n << " bytes";
-  }
-  test::io::write_bytes(cut,
-                        std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + bytes.size() / 2));
+  test::io::expect_every_prefix_is_input_error(bytes, cut);
   expect_input_error([&] { load_gray_image(cut); }, cut, "truncated");
 }
 

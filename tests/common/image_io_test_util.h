@@ -21,6 +21,9 @@
 
 #include <gtest/gtest.h>
 
+#include "common/error.h"
+#include "common/image_io.h"
+
 namespace mad::test::io {
 
 // A fresh directory under the system temp dir, removed with its contents at scope end.
@@ -55,6 +58,18 @@ inline void write_bytes(const std::string& path, const std::vector<std::uint8_t>
 inline std::vector<std::uint8_t> read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Every proper prefix of the file `bytes`, written to `cut`, must be an InputError for
+// load_gray_image (a truncated file never decodes). Leaves the first half in `cut`, for the
+// caller to check the message it gives.
+inline void expect_every_prefix_is_input_error(const std::vector<std::uint8_t>& bytes,
+                                               const std::string& cut) {
+  for (std::size_t n = 1; n < bytes.size(); ++n) {
+    write_bytes(cut, std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + n));
+    EXPECT_THROW(load_gray_image(cut), InputError) << "prefix of " << n << " bytes";
+  }
+  write_bytes(cut, std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + bytes.size() / 2));
 }
 
 // Seeded uniform samples in [0, max_value].

@@ -8,6 +8,7 @@
 #include "datasets/dataset.h"
 #include "datasets/dataset_readers.h"
 #include "tests/datasets/tiny_datasets.h"
+#include "tests/support/test_support.h"
 
 namespace mad::datasets {
 namespace {
@@ -141,14 +142,9 @@ TEST(LiveMat, RealignedScoresWinAndInfoMustAgreeWithRefnames) {
   EXPECT_DOUBLE_EQ(ds.entries[0].subjective, 41.1);
   // An info.txt naming another reference than refnames_all is refused at its line.
   d.write("live/wn/info.txt", "bikes.bmp img1.bmp 0.05\nbikes.bmp img2.bmp 0.5\n");
-  try {
-    read_dataset(d.path("live"), DatasetKind::Live);
-    FAIL() << "expected InputError";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("info.txt:2: img2 has reference 'bikes.bmp'"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string m =
+      test::thrown_message<InputError>([&] { read_dataset(d.path("live"), DatasetKind::Live); });
+  EXPECT_NE(m.find("info.txt:2: img2 has reference 'bikes.bmp'"), std::string::npos) << m;
 }
 
 TEST_F(Readers, ManifestResolvesRelativePathsAndTakesItsDirection) {

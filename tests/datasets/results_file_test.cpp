@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "datasets/csv.h"
 #include "datasets/results_file.h"
+#include "tests/support/test_support.h"
 
 namespace mad::datasets {
 namespace {
@@ -88,12 +89,8 @@ TEST_F(ResultsFile, ACutShortLastLineIsDroppedButAMalformedMiddleLineIsAnError) 
   EXPECT_TRUE(log.dropped_partial_line);
   EXPECT_EQ(log.finished.size(), 1u);
   append("5\nrefs/r.png,d3.png,oops\n");  // now complete lines, the first still malformed
-  try {
-    read_results_file(path_);
-    FAIL() << "expected InputError";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("results.csv:3: expected"), std::string::npos) << e.what();
-  }
+  const std::string m = test::thrown_message<InputError>([&] { read_results_file(path_); });
+  EXPECT_NE(m.find("results.csv:3: expected"), std::string::npos) << m;
 }
 
 TEST_F(ResultsFile, AForeignHeaderOrABadScoreIsRefusedWithTheLine) {
@@ -102,14 +99,8 @@ TEST_F(ResultsFile, AForeignHeaderOrABadScoreIsRefusedWithTheLine) {
   std::vector<std::string> row = eval_csv_row(entry("d1.png"), nullptr, "");
   row[2] = "twelve";
   std::ofstream(path_) << join_csv(eval_csv_header()) << "\n" << join_csv(row) << "\n";
-  try {
-    read_results_file(path_);
-    FAIL() << "expected InputError";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("results.csv:2: mad 'twelve' is not a number"),
-              std::string::npos)
-        << e.what();
-  }
+  const std::string m = test::thrown_message<InputError>([&] { read_results_file(path_); });
+  EXPECT_NE(m.find("results.csv:2: mad 'twelve' is not a number"), std::string::npos) << m;
 }
 
 TEST_F(ResultsFile, ResumeKeepsFinishedRowsDropsTheRestAndAppends) {

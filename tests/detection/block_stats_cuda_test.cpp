@@ -28,24 +28,21 @@
 namespace mad::detection {
 namespace {
 
+// Statistics, relative with a floor (a fraction of the data scale).
 // double: the variants sum the same samples as the CPU, in the same order (det-original,
 // det-shared) or from tile moments (det-fast); rounding differs by a few ulps of the DATA
 // scale, so the relative bound has a floor of 1% of that scale (a σ far below it carries the
 // absolute rounding of the mean).
-constexpr double kDoubleRel = 1e-12;
-constexpr double kDoubleFloor = 1e-2;
 // float: inputs rounded to float (6e-8 relative) and float sums of <= 256 terms (typically
 // ~1e-6 relative, 1.5e-5 in the worst case); floor 5% of the data scale.
-constexpr double kFloatRel = 5e-5;
-constexpr double kFloatFloor = 5e-2;
+constexpr test::PrecisionTolerance kRel{1e-12, 5e-5};
+constexpr test::PrecisionTolerance kFloor{1e-2, 5e-2};
 // ξ is a difference of logarithms of the statistics, so its absolute error is about the
 // relative error of σ; it is continuous at both contrast branches.
-constexpr double kDoubleMaskAbs = 1e-10;
-constexpr double kFloatMaskAbs = 2e-4;
+constexpr test::PrecisionTolerance kMaskAbs{1e-10, 2e-4};
 // ...but it jumps at the luminance gate μ = 0.5: blocks whose μ lies this close (relative) to
 // the gate may legitimately fall on the other side and are left out of the ξ comparison.
-constexpr double kDoubleGateBand = 1e-12;
-constexpr double kFloatGateBand = 1e-4;
+constexpr test::PrecisionTolerance kGateBand{1e-12, 1e-4};
 
 struct StatsCase {
   std::string label;
@@ -135,10 +132,10 @@ void check_variants_on(const StatsCase& c) {
   std::vector<double> ref_d(ref_r.begin(), ref_r.end()), dst_d(dst_r.begin(), dst_r.end());
   const double ref_scale = test::max_abs(ref_d);
   const double err_scale = std::max(ref_scale, test::max_abs(dst_d));
-  const double rel = kDouble ? kDoubleRel : kFloatRel;
-  const double floor = kDouble ? kDoubleFloor : kFloatFloor;
-  const double mask_abs = kDouble ? kDoubleMaskAbs : kFloatMaskAbs;
-  const double band = kDouble ? kDoubleGateBand : kFloatGateBand;
+  const double rel = kRel.of<Real>();
+  const double floor = kFloor.of<Real>();
+  const double mask_abs = kMaskAbs.of<Real>();
+  const double band = kGateBand.of<Real>();
 
   cuda::Stream stream;
   const cudaStream_t s = stream.get();
@@ -183,18 +180,18 @@ TEST(BlockStatsCuda, MaskWithoutStdErrIsIdentical) {
   const StatsCase c = real_case(257, 333);
   const int w = 257, h = 333;
   const std::size_t blocks = BlockGrid(w, h).count();
-  cuda::Stream stream;
-  const cudaStream_t s = stream.get();
-  const auto d_ref = test::upload(test::packed<double>(c.csf_ref.cview()), s);
-  const auto d_dst = test::upload(test::packed<double>(c.csf_dst.cview()), s);
+  const test::DevicePair<double> inputs(c.csf_ref.cview(), c.csf_dst.cview());
+  const cudaStream_t s = inputs.stream.get();
   for (const auto& row : detection_stats_variants().rows()) {
     SCOPED_TRACE(row.name);
     const gpu::BlockStatsLaunch<double>& v = row.launch.f64;
     cuda::DeviceBuffer<double> mean(blocks), std_min(blocks), std_err(blocks), a(blocks), b(blocks);
-    v.reference(d_ref.get(), w, h, mean.get(), std_min.get(), s);
-    v.error(d_dst.get(), d_ref.get(), w, h, mean.get(), std_min.get(), std_err.get(), a.get(), s);
+    v.reference(inputs.ref.get(), w, h, mean.get(), std_min.get(), s);
+    v.error(inputs.dst.get(), inputs.ref.get(), w, h, mean.get(), std_min.get(), std_err.get(),
+            a.get(), s);
     test::poison(b.get(), blocks, s);
-    v.error(d_dst.get(), d_ref.get(), w, h, mean.get(), std_min.get(), nullptr, b.get(), s);
+    v.error(inputs.dst.get(), inputs.ref.get(), w, h, mean.get(), std_min.get(), nullptr, b.get(),
+            s);
     const auto ma = test::download(a.get(), blocks, s), mb = test::download(b.get(), blocks, s);
     EXPECT_EQ(0, std::memcmp(ma.data(), mb.data(), blocks * sizeof(double)));
   }

@@ -22,21 +22,10 @@ constexpr double kMapAbsTol = 1e-11;
 // map value; quoted to 15 significant digits.
 constexpr double kMapSumRelTol = 1e-12;
 
-double rel_err(double got, double want) {
-  return want == 0.0 ? std::fabs(got) : std::fabs(got - want) / std::fabs(want);
-}
-
-double map_sum(const Image<double>& map) {
-  double s = 0;
-  for (int y = 0; y < map.height(); ++y)
-    for (int x = 0; x < map.width(); ++x) s += map(y, x);
-  return s;
-}
-
 TEST(DetectCpu, RocketScoreAndMap) {
   const auto& p = test::rocket_pair();
   const DetectionResult r = detect_cpu(p.ref.cview(), p.dst.cview(), /*uint8=*/true, /*map=*/true);
-  EXPECT_LE(rel_err(r.d_detect, 7.6349873846403638), kScoreRelTol) << r.d_detect;
+  EXPECT_LE(test::rel_err(r.d_detect, 7.6349873846403638), kScoreRelTol) << r.d_detect;
   const double err =
       test::max_abs_diff(r.map.cview(), test::load_reference_map("hi_08_map").cview());
   EXPECT_LE(err, kMapAbsTol);
@@ -54,9 +43,9 @@ TEST(DetectCpu, ReferenceScoresBothInputClasses) {
     ASSERT_EQ(ref.height(), row.height);
     const double hi_u8 = detect_cpu(ref.cview(), dst.cview(), true, false).d_detect;
     const double hi_dbl = detect_cpu(ref.cview(), dst.cview(), false, false).d_detect;
-    EXPECT_LE(rel_err(hi_u8, row.hi), kScoreRelTol)
+    EXPECT_LE(test::rel_err(hi_u8, row.hi), kScoreRelTol)
         << row.dist << " uint8: " << hi_u8 << " vs " << row.hi;
-    EXPECT_LE(rel_err(hi_dbl, row.hi_double), kScoreRelTol)
+    EXPECT_LE(test::rel_err(hi_dbl, row.hi_double), kScoreRelTol)
         << row.dist << " double: " << hi_dbl << " vs " << row.hi_double;
     ++checked;
   }
@@ -86,9 +75,9 @@ TEST(DetectCpu, SyntheticPairsOfSpecSection9) {
     if (c.hi == 0.0) {
       EXPECT_EQ(r.d_detect, 0.0) << c.name;
     } else {
-      EXPECT_LE(rel_err(r.d_detect, c.hi), kScoreRelTol) << c.name << " " << r.d_detect;
+      EXPECT_LE(test::rel_err(r.d_detect, c.hi), kScoreRelTol) << c.name << " " << r.d_detect;
     }
-    EXPECT_LE(rel_err(map_sum(r.map), c.map_sum), kMapSumRelTol) << c.name << " " << map_sum(r.map);
+    EXPECT_LE(test::rel_err(test::map_sum(r.map.cview()), c.map_sum), kMapSumRelTol) << c.name << " " << test::map_sum(r.map.cview());
   }
 }
 

@@ -30,6 +30,18 @@ inline Image<double> unpacked(const std::vector<double>& data, int width, int he
   return img;
 }
 
+// The two images of a pair packed as Real and uploaded on a stream of their own: the inputs of a
+// stage or a statistics launch.
+template <class Real>
+struct DevicePair {
+  DevicePair(ImageView<const double> ref_image, ImageView<const double> dst_image)
+      : ref(upload(packed<Real>(ref_image), stream.get())),
+        dst(upload(packed<Real>(dst_image), stream.get())) {}
+
+  cuda::Stream stream;  // declared first: the uploads run on it
+  cuda::DeviceBuffer<Real> ref, dst;
+};
+
 // Largest |v| of a vector (the data scale of relative tolerances with a floor).
 inline double max_abs(const std::vector<double>& v) {
   double m = 0;

@@ -23,10 +23,9 @@ namespace mad::detection {
 namespace {
 
 // Scores: the task's bound for the faithful mode (independent double implementations agree to
-// ~1e-14, spec §7; cuFFT and FFTW round differently).
-constexpr double kDoubleScoreRel = 1e-9;
-// Float mode: spec §7 measured 6e-7..1.2e-4 relative for HI in single precision.
-constexpr double kFloatScoreRel = 2e-4;
+// ~1e-14, spec §7; cuFFT and FFTW round differently); float mode: spec §7 measured
+// 6e-7..1.2e-4 relative for HI in single precision.
+constexpr test::PrecisionTolerance kScoreRel{1e-9, 2e-4};
 // ...and an absolute floor for scores that are 0 because every ξ in the crop is 0 (T1): float
 // rounding must not make a masked block visible by more than this.
 constexpr double kFloatScoreAbs = 1e-3;
@@ -79,28 +78,6 @@ const std::vector<PairCase>& pair_cases() {
   return cases;
 }
 
-double rel_err(double got, double want) {
-  return want == 0.0 ? std::fabs(got) : std::fabs(got - want) / std::fabs(want);
-}
-
-double map_sum(const Image<double>& m) {
-  double s = 0;
-  for (int y = 0; y < m.height(); ++y)
-    for (int x = 0; x < m.width(); ++x) s += m(y, x);
-  return s;
-}
-
-double rel_l2(const Image<double>& got, const Image<double>& want) {
-  double num = 0, den = 0;
-  for (int y = 0; y < want.height(); ++y)
-    for (int x = 0; x < want.width(); ++x) {
-      const double d = got(y, x) - want(y, x);
-      num += d * d;
-      den += want(y, x) * want(y, x);
-    }
-  return den == 0 ? std::sqrt(num) : std::sqrt(num / den);
-}
-
 // Runs detect_cuda in `precision` with every statistics variant on every pair case and hands
 // each result to `check(case, cpu, gpu)`, traced with the case and variant names. A fatal
 // failure in `check` ends the whole run, as an ASSERT in the test body would.
@@ -123,16 +100,16 @@ TEST(DetectionStageCuda, DoubleMatchesCpuAndOriginal) {
   for_each_case_and_variant(
       CudaPrecision::kDouble,
       [](const PairCase& c, const DetectionResult& cpu, const DetectionResult& gpu) {
-        EXPECT_LE(rel_err(gpu.d_detect, cpu.d_detect), kDoubleScoreRel)
+        EXPECT_LE(test::rel_err(gpu.d_detect, cpu.d_detect), kScoreRel.f64)
             << gpu.d_detect << " vs cpu " << cpu.d_detect;
         if (!std::isnan(c.golden_hi)) {
-          EXPECT_LE(rel_err(gpu.d_detect, c.golden_hi), kDoubleScoreRel) << gpu.d_detect;
+          EXPECT_LE(test::rel_err(gpu.d_detect, c.golden_hi), kScoreRel.f64) << gpu.d_detect;
         }
         ASSERT_EQ(gpu.map.width(), c.ref.width());
         ASSERT_EQ(gpu.map.height(), c.ref.height());
         EXPECT_LE(test::max_abs_diff(gpu.map.cview(), cpu.map.cview()), kDoubleMapAbs);
         if (!std::isnan(c.golden_map_sum)) {
-          EXPECT_LE(rel_err(map_sum(gpu.map), c.golden_map_sum), kDoubleScoreRel);
+          EXPECT_LE(test::rel_err(test::map_sum(gpu.map.cview()), c.golden_map_sum), kScoreRel.f64);
         }
       });
 }
@@ -150,9 +127,9 @@ TEST(DetectionStageCuda, FloatMatchesCpu) {
   for_each_case_and_variant(CudaPrecision::kFloat, [](const PairCase&, const DetectionResult& cpu,
                                                       const DetectionResult& gpu) {
     EXPECT_LE(std::fabs(gpu.d_detect - cpu.d_detect),
-              kFloatScoreRel * std::fabs(cpu.d_detect) + kFloatScoreAbs)
+              kScoreRel.f32 * std::fabs(cpu.d_detect) + kFloatScoreAbs)
         << gpu.d_detect << " vs cpu " << cpu.d_detect;
-    EXPECT_LE(rel_l2(gpu.map, cpu.map), kFloatMapRelL2);
+    EXPECT_LE(test::rel_l2(gpu.map.cview(), cpu.map.cview()), kFloatMapRelL2);
   });
 }
 
@@ -211,8 +188,7 @@ void check_reference_reuse() {
     // And the score is the CPU's.
     const double cpu = detect_cpu(ref.cview(), dst.cview(), true, false).d_detect;
     const double gpu = d_detect_from_sum_sq(a.sum_sq, w, h);
-    const double tol = std::is_same_v<Real, double> ? kDoubleScoreRel : kFloatScoreRel;
-    EXPECT_LE(rel_err(gpu, cpu), tol);
+    EXPECT_LE(test::rel_err(gpu, cpu), kScoreRel.of<Real>());
   }
 }
 
@@ -232,19 +208,18 @@ template <class Real>
 void check_repeatable() {
   const PairCase& c = pair_cases().back();  // the random pair
   const int w = c.ref.width(), h = c.ref.height();
-  cuda::Stream stream;
-  const cudaStream_t s = stream.get();
-  const auto d_ref = test::upload(test::packed<Real>(c.ref.cview()), s);
-  const auto d_dst = test::upload(test::packed<Real>(c.dst.cview()), s);
+  const test::DevicePair<Real> inputs(c.ref.cview(), c.dst.cview());
+  const cudaStream_t s = inputs.stream.get();
   for (const auto& v : detection_stats_variants().infos()) {
     SCOPED_TRACE(v.name);
     DetectionStageCuda<Real> stage(w, h, s, v.name);
-    const DeviceRun<Real> first = run_on(stage, d_ref.get(), d_dst.get(), c.uint8, true, true, s);
+    const DeviceRun<Real> first =
+        run_on(stage, inputs.ref.get(), inputs.dst.get(), c.uint8, true, true, s);
     for (int i = 0; i < 3; ++i)
-      EXPECT_TRUE(
-          same_bits(first, run_on(stage, d_ref.get(), d_dst.get(), c.uint8, true, true, s)));
+      EXPECT_TRUE(same_bits(
+          first, run_on(stage, inputs.ref.get(), inputs.dst.get(), c.uint8, true, true, s)));
     const DeviceRun<Real> no_map =
-        run_on(stage, d_ref.get(), d_dst.get(), c.uint8, false, false, s);
+        run_on(stage, inputs.ref.get(), inputs.dst.get(), c.uint8, false, false, s);
     EXPECT_EQ(0, std::memcmp(&first.sum_sq, &no_map.sum_sq, sizeof(double)));
   }
 }

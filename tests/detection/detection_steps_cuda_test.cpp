@@ -26,25 +26,20 @@ namespace mad::detection {
 namespace {
 
 // Luminance of non-integer values: device pow is within 2 ulp (CUDA programming guide), the
-// host's within 1; integer values come from the same host table and must match exactly.
-constexpr double kLumDirectRel = 1e-15;
-// One rounding to float of values <= 1.68.
-constexpr double kLumFloatRel = 1e-7;
+// host's within 1; integer values come from the same host table and must match exactly. In
+// float: one rounding to float of values <= 1.68.
+constexpr test::PrecisionTolerance kLumRel{1e-15, 1e-7};
 // C_s: hypot/atan2/cos/exp/pow of device libm vs host libm, values <= 0.98 (double); one
 // rounding to float (float).
-constexpr double kCsfDoubleAbs = 1e-14;
-constexpr double kCsfFloatAbs = 1e-7;
+constexpr test::PrecisionTolerance kCsfAbs{1e-14, 1e-7};
 // L' (values ~0..1.7): cuFFT vs FFTW rounding in double (the CPU tests allow the same between
 // FFTW and MATLAB); float FFTs of ~85k points: eps_f·log2(MN)·|L| with margin.
-constexpr double kFilteredDoubleAbs = 1e-13;
-constexpr double kFilteredFloatAbs = 2e-5;
+constexpr test::PrecisionTolerance kFilteredAbs{1e-13, 2e-5};
 // Block statistics from those slightly different L': relative with a floor of a fraction of
 // the data scale (see block_stats_cuda_test.cpp), loosened by the FFT differences.
-constexpr double kStatsDoubleRel = 1e-11, kStatsDoubleFloor = 1e-2;
-constexpr double kStatsFloatRel = 1e-4, kStatsFloatFloor = 5e-2;
+constexpr test::PrecisionTolerance kStatsRel{1e-11, 1e-4}, kStatsFloor{1e-2, 5e-2};
 // ξ: absolute; blocks within a relative band of the μ = 0.5 gate are skipped (ξ jumps there).
-constexpr double kMaskDoubleAbs = 1e-9, kMaskFloatAbs = 1e-3;
-constexpr double kGateBandDouble = 1e-12, kGateBandFloat = 1e-4;
+constexpr test::PrecisionTolerance kMaskAbs{1e-9, 1e-3}, kGateBand{1e-12, 1e-4};
 
 template <class Real>
 void check_luminance() {
@@ -69,9 +64,7 @@ void check_luminance() {
       if (std::is_same_v<Real, double> && std::floor(values[i]) == values[i])
         EXPECT_EQ(g, want) << "value " << values[i];
       else
-        EXPECT_LE(std::fabs(g - want),
-                  (std::is_same_v<Real, double> ? kLumDirectRel : kLumFloatRel) * want)
-            << "value " << values[i];
+        EXPECT_LE(std::fabs(g - want), kLumRel.of<Real>() * want) << "value " << values[i];
     }
   }
 }
@@ -106,23 +99,20 @@ void expect_blocks_close(const char* what, const std::vector<Real>& gpu,
 // The rocket pair through a stage, each intermediate against its CPU counterpart.
 template <class Real>
 void check_steps(const std::string& variant) {
-  constexpr bool kDouble = std::is_same_v<Real, double>;
   const auto& p = test::rocket_pair();
   const int w = p.ref.width(), h = p.ref.height();
-  cuda::Stream stream;
-  const cudaStream_t s = stream.get();
-  const auto d_ref = test::upload(test::packed<Real>(p.ref.cview()), s);
-  const auto d_dst = test::upload(test::packed<Real>(p.dst.cview()), s);
+  const test::DevicePair<Real> inputs(p.ref.cview(), p.dst.cview());
+  const cudaStream_t s = inputs.stream.get();
   cuda::DeviceBuffer<double> sum(1);
   DetectionStageCuda<Real> stage(w, h, s, variant);
-  stage.prepare_reference(d_ref.get(), true, s);
-  stage.run_distorted(d_ref.get(), d_dst.get(), true, sum.get(), nullptr, s);
+  stage.prepare_reference(inputs.ref.get(), true, s);
+  stage.run_distorted(inputs.ref.get(), inputs.dst.get(), true, sum.get(), nullptr, s);
 
   // C_s on the half layout.
   const Image<double> csf_half = csf_hermitian_half(w, h);
   EXPECT_LE(max_abs_diff_vec(test::download(stage.csf_half(), csf_half.pixel_count(), s),
                              csf_half.cview()),
-            kDouble ? kCsfDoubleAbs : kCsfFloatAbs);
+            kCsfAbs.of<Real>());
 
   // L'_ref and L'_dst.
   const CsfFilterCpu csf(w, h);
@@ -132,7 +122,7 @@ void check_steps(const std::string& variant) {
   luminance_cpu(p.dst.cview(), true, lum.view());
   csf.apply(lum.cview(), csf_dst.view());
   const std::size_t n = csf_ref.pixel_count();
-  const double filtered_tol = kDouble ? kFilteredDoubleAbs : kFilteredFloatAbs;
+  const double filtered_tol = kFilteredAbs.of<Real>();
   EXPECT_LE(max_abs_diff_vec(test::download(stage.csf_ref(), n, s), csf_ref.cview()), filtered_tol);
   EXPECT_LE(max_abs_diff_vec(test::download(stage.csf_dst(), n, s), csf_dst.cview()), filtered_tol);
 
@@ -148,8 +138,8 @@ void check_steps(const std::string& variant) {
   for (int y = 0; y < h; ++y)
     for (int x = 0; x < w; ++x)
       scale = std::fmax(scale, std::fmax(std::fabs(csf_ref(y, x)), std::fabs(csf_dst(y, x))));
-  const double rel = kDouble ? kStatsDoubleRel : kStatsFloatRel;
-  const double floor = (kDouble ? kStatsDoubleFloor : kStatsFloatFloor) * scale;
+  const double rel = kStatsRel.of<Real>();
+  const double floor = kStatsFloor.of<Real>() * scale;
   expect_blocks_close("mean_ref", test::download(stage.mean_ref(), blocks, s), st.mean_ref, rel,
                       floor);
   expect_blocks_close("std_min_ref", test::download(stage.std_min_ref(), blocks, s), st.std_min_ref,
@@ -157,11 +147,11 @@ void check_steps(const std::string& variant) {
   expect_blocks_close("std_err", test::download(stage.std_err(), blocks, s), st.std_err, rel,
                       floor);
   const std::vector<Real> g_xi = test::download(stage.mask(), blocks, s);
-  const double band = kDouble ? kGateBandDouble : kGateBandFloat;
+  const double band = kGateBand.of<Real>();
   std::size_t bad = 0;
   for (std::size_t b = 0; b < blocks; ++b) {
     if (std::fabs(st.mean_ref[b] - kMaskLuminanceGate) <= band * kMaskLuminanceGate) continue;
-    if (!(std::fabs(g_xi[b] - xi[b]) <= (kDouble ? kMaskDoubleAbs : kMaskFloatAbs))) ++bad;
+    if (!(std::fabs(g_xi[b] - xi[b]) <= kMaskAbs.of<Real>())) ++bad;
   }
   EXPECT_EQ(bad, 0u) << "mask blocks off";
 }

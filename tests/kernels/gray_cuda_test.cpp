@@ -12,8 +12,6 @@
 namespace mad::kernels {
 namespace {
 
-constexpr std::uint8_t kPoisons[] = {0x5A, 0xA5};
-
 // Owns the bytes of one RgbView8 test input.
 struct RgbInput {
   std::string name;
@@ -55,10 +53,10 @@ TEST(GrayCuda, EveryVariantMatchesCpuExactly) {
       for (GrayWeighting w : {GrayWeighting::Matlab, GrayWeighting::Darken}) {
         const Image<std::uint8_t> expected = gray_cpu(in.view, w);
         for (const VariantInfo& v : gray_variants().infos())
-          for (std::uint8_t poison : kPoisons) {
+          for (std::uint8_t poison : test::kPoisons) {
             // An odd-padded output pitch as well, so output rows are unaligned too.
             Image<std::uint8_t> actual(s.width, s.height, 0x33,
-                                       s.width + (poison == kPoisons[0] ? 0 : 5));
+                                       s.width + (poison == test::kPoisons[0] ? 0 : 5));
             gray_cuda(in.view, w, actual.view(), {v.name, poison});
             ASSERT_TRUE(test::images_equal(expected.cview(), actual.cview()))
                 << v.name << (w == GrayWeighting::Matlab ? " gray " : " darken ")

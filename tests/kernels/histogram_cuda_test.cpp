@@ -12,8 +12,6 @@
 namespace mad::kernels {
 namespace {
 
-constexpr std::uint8_t kPoisons[] = {0x5A, 0xA5};
-
 TEST(HistogramCuda, EveryVariantMatchesCpuOnAdversarialImages) {
   MAD_REQUIRE_GPU();
   std::vector<test::Size> sizes = test::issue_sizes();
@@ -28,7 +26,7 @@ TEST(HistogramCuda, EveryVariantMatchesCpuOnAdversarialImages) {
             make_histogram_pattern(pattern, s.width, s.height, seed++, pitch);
         const Histogram expected = histogram_cpu(img.cview());
         for (const VariantInfo& v : histogram_variants().infos())
-          for (std::uint8_t poison : kPoisons) {
+          for (std::uint8_t poison : test::kPoisons) {
             const Histogram actual = histogram_cuda(img.cview(), {v.name, poison});
             for (int b = 0; b < kHistogramBins; ++b)
               ASSERT_EQ(actual[b], expected[b])

@@ -47,6 +47,10 @@ inline Image<std::uint8_t> random_bytes(int width, int height, std::uint32_t see
   return img;
 }
 
+// The two values a GPU test fills a kernel's output with before the run: a byte the kernel
+// leaves unwritten shows as a mismatch under at least one of them.
+inline constexpr std::uint8_t kPoisons[] = {0x5A, 0xA5};
+
 // Pitch choices: tight (odd widths give unaligned rows), and padded by 13 bytes (odd, so the
 // row starts shift their alignment from row to row).
 inline std::vector<std::ptrdiff_t> pitches_for(int row_bytes) {

@@ -16,7 +16,6 @@
 namespace mad::kernels {
 namespace {
 
-constexpr std::uint8_t kPoisons[] = {0x5A, 0xA5};
 constexpr double kKs[] = {-0.2, -0.137, -0.01};
 
 // Windows to try at a size: small even and odd ones, one around a 16/32 block, and the
@@ -35,7 +34,7 @@ long long check_all_variants(const Image<std::uint8_t>& img, const NickParams& p
   const Image<std::uint8_t> expected = nick_cpu(img.cview(), params);
   long long runs = 0;
   for (const VariantInfo& v : nick_variants().infos())
-    for (std::uint8_t poison : kPoisons) {
+    for (std::uint8_t poison : test::kPoisons) {
       Image<std::uint8_t> actual(img.width(), img.height(), 0x33, img.pitch());
       nick_cuda(img.cview(), params, actual.view(), {v.name, poison});
       EXPECT_TRUE(test::images_equal(expected.cview(), actual.cview()))

@@ -10,8 +10,6 @@
 namespace mad::kernels {
 namespace {
 
-constexpr std::uint8_t kPoisons[] = {0x5A, 0xA5};
-
 TEST(SmoothCuda, EveryVariantMatchesCpuExactly) {
   MAD_REQUIRE_GPU();
   std::vector<test::Size> sizes = test::issue_sizes();
@@ -25,7 +23,7 @@ TEST(SmoothCuda, EveryVariantMatchesCpuExactly) {
             test::random_bytes(s.width * channels, s.height, seed++, pitch);
         const Image<std::uint8_t> expected = smooth_cpu(img.cview(), channels);
         for (const VariantInfo& v : smooth_variants().infos())
-          for (std::uint8_t poison : kPoisons) {
+          for (std::uint8_t poison : test::kPoisons) {
             Image<std::uint8_t> actual(s.width * channels, s.height, 0x33, pitch);
             smooth_cuda(img.cview(), channels, actual.view(), {v.name, poison});
             ASSERT_TRUE(test::images_equal(expected.cview(), actual.cview()))

@@ -157,21 +157,14 @@ TEST(CpuMemoryCheck, RefusesUpFrontWithTheNeedAndAThreadCountThatFits) {
   const std::size_t need2 = estimate_cpu_pair_memory(16000, 16000, 2, false).total();
   EXPECT_NO_THROW(require_cpu_memory(16000, 16000, 8, false, need8));
   EXPECT_NO_THROW(require_cpu_memory(16000, 16000, 8, false, 0));  // unknown: not checked
-  try {
-    require_cpu_memory(16000, 16000, 8, false, need2);
-    FAIL() << "expected InputError";
-  } catch (const InputError& e) {
-    const std::string m = e.what();
-    EXPECT_NE(m.find("16000x16000"), std::string::npos) << m;
-    EXPECT_NE(m.find("8 threads"), std::string::npos) << m;
-    EXPECT_NE(m.find("--threads 2"), std::string::npos) << m;
-  }
-  try {
-    require_cpu_memory(16000, 16000, 8, false, 16 * kGiB);
-    FAIL() << "expected InputError";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("even with --threads 1"), std::string::npos) << e.what();
-  }
+  const std::string m =
+      test::thrown_message<InputError>([&] { require_cpu_memory(16000, 16000, 8, false, need2); });
+  EXPECT_NE(m.find("16000x16000"), std::string::npos) << m;
+  EXPECT_NE(m.find("8 threads"), std::string::npos) << m;
+  EXPECT_NE(m.find("--threads 2"), std::string::npos) << m;
+  const std::string m1 = test::thrown_message<InputError>(
+      [&] { require_cpu_memory(16000, 16000, 8, false, 16 * kGiB); });
+  EXPECT_NE(m1.find("even with --threads 1"), std::string::npos) << m1;
   EXPECT_GT(host_available_memory_bytes(), 0u);  // Linux: /proc/meminfo
 }
 

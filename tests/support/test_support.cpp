@@ -154,6 +154,28 @@ double max_rel_diff(ImageView<const double> a, ImageView<const double> b, double
   return worst;
 }
 
+double rel_err(double got, double want) {
+  return want == 0.0 ? std::fabs(got) : std::fabs(got - want) / std::fabs(want);
+}
+
+double map_sum(ImageView<const double> map) {
+  double s = 0;
+  for (int y = 0; y < map.height; ++y)
+    for (int x = 0; x < map.width; ++x) s += map(y, x);
+  return s;
+}
+
+double rel_l2(ImageView<const double> got, ImageView<const double> want) {
+  double num = 0, den = 0;
+  for (int y = 0; y < want.height; ++y)
+    for (int x = 0; x < want.width; ++x) {
+      const double d = got(y, x) - want(y, x);
+      num += d * d;
+      den += want(y, x) * want(y, x);
+    }
+  return den == 0 ? std::sqrt(num) : std::sqrt(num / den);
+}
+
 CommandResult run_command(const std::string& command) {
   CommandResult r;
   FILE* p = popen(command.c_str(), "r");

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <type_traits>
 
 #include "common/image.h"
 
@@ -46,6 +47,37 @@ void write_random_png(const std::string& path, int width, int height, std::uint3
 double max_abs_diff(ImageView<const double> a, ImageView<const double> b);
 // max |a-b| / max(|b|, floor) — relative error with a floor for near-zero reference values.
 double max_rel_diff(ImageView<const double> a, ImageView<const double> b, double floor);
+// |got-want| / |want|, or |got| when want is 0 (a score that must stay 0).
+double rel_err(double got, double want);
+// Σ of every pixel of a map (the original's golden map sums).
+double map_sum(ImageView<const double> map);
+// ||got-want||_2 / ||want||_2 over a map, or ||got||_2 when want is all 0.
+double rel_l2(ImageView<const double> got, ImageView<const double> want);
+
+// The message of the exception E that `action` must throw. When it throws none, a test
+// failure saying `accepted` and an empty message; any other exception escapes and fails the test.
+template <class E, class Action>
+std::string thrown_message(Action&& action, const std::string& accepted = "no exception") {
+  try {
+    action();
+  } catch (const E& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << accepted;
+  return "";
+}
+
+// One tolerance of a GPU test in the CUDA backend's two precisions: the faithful double mode
+// and the fast float mode. A templated check takes its bound with `of<Real>()`.
+struct PrecisionTolerance {
+  double f64;
+  double f32;
+
+  template <class Real>
+  constexpr double of() const {
+    return std::is_same_v<Real, double> ? f64 : f32;
+  }
+};
 
 // Runs `command` through the shell and captures its standard output (redirect stderr in the
 // command to capture it too). exit_code is -1 when the command died from a signal.

@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "common/parallel.h"
+#include "tools/bench/bench_images.h"
 #include "tools/bench/cpu_timer.h"
 #include "tools/bench/runners.h"
 
@@ -38,6 +39,19 @@ void BenchContext::for_gpu_precisions(const std::string& what, Size size,
   if (!config.gpu) return;
   for (const std::string& p : config.precisions)
     guarded(what + " " + p + " " + format_size(size.width, size.height), [&] { fn(p); });
+}
+
+void BenchContext::sweep_sizes(const std::string& group, std::uint32_t pair_seed,
+                               const std::function<void(Size, const std::string&)>& gpu_rows,
+                               const CpuPairRows& cpu_rows) {
+  for (const Size s : config.sizes_for(group)) {
+    say(group + " " + format_size(s.width, s.height));
+    if (gpu_rows) for_gpu_precisions(group, s, [&](const std::string& p) { gpu_rows(s, p); });
+    guarded(group + " cpu " + format_size(s.width, s.height), [&] {
+      const BenchPair pair = make_bench_pair(s.width, s.height, pair_seed);
+      cpu_rows(s, pair.ref.pixels.cview(), pair.dst.pixels.cview());
+    });
+  }
 }
 
 BenchRow make_row(const std::string& group, const std::string& case_name, Size size,

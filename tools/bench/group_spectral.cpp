@@ -85,39 +85,27 @@ void cpu_log_gabor_rows(BenchContext& ctx, Size s, ImageView<const double> image
 }  // namespace
 
 void run_spectral_group(BenchContext& ctx, const std::string& group) {
-  for (const Size s : ctx.config.sizes_for(group)) {
-    ctx.say(group + " " + format_size(s.width, s.height));
-#ifdef MAD_HAVE_CUDA
-    ctx.for_gpu_precisions(group, s,
-                           [&](const std::string& p) { gpu_spectral_rows(ctx, group, s, p); });
-#endif
-    ctx.guarded(group + " cpu " + format_size(s.width, s.height), [&] {
-      const BenchPair pair = make_bench_pair(s.width, s.height, 51);
-      const ImageView<const double> image = pair.ref.pixels.cview();
-      if (group == "fft") cpu_fft_rows(ctx, s, image);
-      if (group == "csf") cpu_csf_rows(ctx, s, image);
-      if (group == "log_gabor") cpu_log_gabor_rows(ctx, s, image);
-    });
-  }
+  ctx.sweep_sizes(group, 51, MAD_CUDA_LAUNCH([&](Size s, const std::string& p) {
+                    gpu_spectral_rows(ctx, group, s, p);
+                  }),
+                  [&](Size s, ImageView<const double> image, ImageView<const double> /*dst*/) {
+                    if (group == "fft") cpu_fft_rows(ctx, s, image);
+                    if (group == "csf") cpu_csf_rows(ctx, s, image);
+                    if (group == "log_gabor") cpu_log_gabor_rows(ctx, s, image);
+                  });
 }
 
 void run_appearance_group(BenchContext& ctx) {
-  for (const Size s : ctx.config.sizes_for("appearance")) {
-    ctx.say("appearance " + format_size(s.width, s.height));
-#ifdef MAD_HAVE_CUDA
-    ctx.for_gpu_precisions("appearance", s,
-                           [&](const std::string& p) { gpu_appearance_rows(ctx, s, p); });
-#endif
-    ctx.guarded("appearance cpu " + format_size(s.width, s.height), [&] {
-      const BenchPair pair = make_bench_pair(s.width, s.height, 61);
-      const ImageView<const double> ref = pair.ref.pixels.cview(), dst = pair.dst.pixels.cview();
-      const appearance::AppearanceCpu stage(s.width, s.height);
-      ctx.add_cpu_rows(make_row("appearance", "analyse_one", s, "double"),
-                       [&] { (void)stage.analyse(ref); });
-      ctx.add_cpu_rows(make_row("appearance", "pair", s, "double"),
-                       [&] { (void)stage.run(ref, dst, false); });
-    });
-  }
+  ctx.sweep_sizes("appearance", 61, MAD_CUDA_LAUNCH([&](Size s, const std::string& p) {
+                    gpu_appearance_rows(ctx, s, p);
+                  }),
+                  [&](Size s, ImageView<const double> ref, ImageView<const double> dst) {
+                    const appearance::AppearanceCpu stage(s.width, s.height);
+                    ctx.add_cpu_rows(make_row("appearance", "analyse_one", s, "double"),
+                                     [&] { (void)stage.analyse(ref); });
+                    ctx.add_cpu_rows(make_row("appearance", "pair", s, "double"),
+                                     [&] { (void)stage.run(ref, dst, false); });
+                  });
 }
 
 }  // namespace mad::bench

@@ -98,34 +98,29 @@ void gpu_detection_rows(BenchContext& ctx, Size s, const std::string& precision)
 }  // namespace
 
 void run_detection_group(BenchContext& ctx) {
-  for (const Size s : ctx.config.sizes_for("detection")) {
-    ctx.say("detection " + format_size(s.width, s.height));
-#ifdef MAD_HAVE_CUDA
-    ctx.for_gpu_precisions("detection", s,
-                           [&](const std::string& p) { gpu_detection_rows(ctx, s, p); });
-#endif
-    ctx.guarded("detection cpu " + format_size(s.width, s.height), [&] {
-      const BenchPair pair = make_bench_pair(s.width, s.height, 31);
-      const ImageView<const double> ref = pair.ref.pixels.cview(), dst = pair.dst.pixels.cview();
-      Image<double> lum(s.width, s.height), csf_ref(s.width, s.height), csf_dst(s.width, s.height),
-          err(s.width, s.height);
-      const auto csf = detection::shared_csf_filter_cpu(s.width, s.height);
-      detection::luminance_cpu(ref, true, lum.view());
-      csf->apply(lum.cview(), csf_ref.view());
-      detection::luminance_cpu(dst, true, lum.view());
-      csf->apply(lum.cview(), csf_dst.view());
-      detection::error_image_cpu(csf_ref.cview(), csf_dst.cview(), err.view());
-      const double blocks = static_cast<double>(BlockGrid(s.width, s.height).count()),
-                   n = double(s.width) * s.height;
-      BenchRow stats = make_row("detection", "block_stats", s, "double");
-      stats.flops = 2048 * blocks;
-      stats.bytes_moved = (3 * n + 6 * blocks) * 8;  // as the GPU's two launches count it
-      ctx.add_cpu_rows(
-          stats, [&] { (void)detection::detection_block_stats_cpu(csf_ref.cview(), err.cview()); });
-      ctx.add_cpu_rows(make_row("detection", "stage", s, "double"),
-                       [&] { (void)detection::detect_cpu(ref, dst, true, true); });
-    });
-  }
+  ctx.sweep_sizes(
+      "detection", 31,
+      MAD_CUDA_LAUNCH([&](Size s, const std::string& p) { gpu_detection_rows(ctx, s, p); }),
+      [&](Size s, ImageView<const double> ref, ImageView<const double> dst) {
+        Image<double> lum(s.width, s.height), csf_ref(s.width, s.height),
+            csf_dst(s.width, s.height), err(s.width, s.height);
+        const auto csf = detection::shared_csf_filter_cpu(s.width, s.height);
+        detection::luminance_cpu(ref, true, lum.view());
+        csf->apply(lum.cview(), csf_ref.view());
+        detection::luminance_cpu(dst, true, lum.view());
+        csf->apply(lum.cview(), csf_dst.view());
+        detection::error_image_cpu(csf_ref.cview(), csf_dst.cview(), err.view());
+        const double blocks = static_cast<double>(BlockGrid(s.width, s.height).count()),
+                     n = double(s.width) * s.height;
+        BenchRow stats = make_row("detection", "block_stats", s, "double");
+        stats.flops = 2048 * blocks;
+        stats.bytes_moved = (3 * n + 6 * blocks) * 8;  // as the GPU's two launches count it
+        ctx.add_cpu_rows(stats, [&] {
+          (void)detection::detection_block_stats_cpu(csf_ref.cview(), err.cview());
+        });
+        ctx.add_cpu_rows(make_row("detection", "stage", s, "double"),
+                         [&] { (void)detection::detect_cpu(ref, dst, true, true); });
+      });
 }
 
 namespace {

@@ -9,27 +9,21 @@
 #include "tools/bench/kernel_bench.h"
 
 namespace mad::bench {
-namespace {
-[[noreturn]] void no_cuda(const char* kernel) {
-  throw GpuError(std::string(kernel) + ": this build has no CUDA backend (use --backend cpu)");
-}
-}  // namespace
-
 KernelTiming bench_gray(const kernels::RgbView8&, kernels::GrayWeighting, const std::string&,
                         const KernelBenchOptions&) {
-  no_cuda("bench gray");
+  throw_no_cuda_backend("bench gray");
 }
 KernelTiming bench_histogram(ImageView<const std::uint8_t>, const std::string&,
                              const KernelBenchOptions&) {
-  no_cuda("bench histogram");
+  throw_no_cuda_backend("bench histogram");
 }
 KernelTiming bench_smooth(ImageView<const std::uint8_t>, int, const std::string&,
                           const KernelBenchOptions&) {
-  no_cuda("bench smooth");
+  throw_no_cuda_backend("bench smooth");
 }
 KernelTiming bench_nick(ImageView<const std::uint8_t>, const kernels::NickParams&,
                         const std::string&, const KernelBenchOptions&) {
-  no_cuda("bench nick");
+  throw_no_cuda_backend("bench nick");
 }
 
 }  // namespace mad::bench

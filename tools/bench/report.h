@@ -40,7 +40,8 @@ std::string format_markdown(const BenchReport& report);
 // full table.
 std::string format_html(const BenchReport& report);
 
-// &, <, >, " and ' escaped for HTML text and attribute values.
+// &, <, >, " and ' escaped for HTML text and attribute values (mad::html_escape with the
+// apostrophe, as the bench report has always escaped it).
 std::string html_escape(const std::string& text);
 
 // Rows of one group in report order.

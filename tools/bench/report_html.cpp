@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "common/html_escape.h"
 #include "tools/bench/report.h"
 
 namespace mad::bench {
@@ -160,19 +161,7 @@ void row_table(std::ostringstream& out, const std::vector<const BenchRow*>& rows
 }  // namespace
 
 std::string html_escape(const std::string& text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
-    }
-  }
-  return out;
+  return mad::html_escape(text, /*apostrophe=*/true);
 }
 
 std::string format_html(const BenchReport& report) {

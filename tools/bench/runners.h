@@ -13,11 +13,14 @@
 // median = mean of the two middle values for an even count).
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "common/image.h"
+#include "common/variant_registry.h"  // MAD_CUDA_LAUNCH, for sweep_sizes' gpu_rows
 #include "tools/bench/measurement.h"
 #include "tools/bench/model.h"
 
@@ -107,6 +110,15 @@ struct BenchContext {
   // "<what> <precision> <WxH>").
   void for_gpu_precisions(const std::string& what, Size size,
                           const std::function<void(const std::string&)>& fn);
+  // A stage group's sweep: for every size of `group` ("<group> <WxH>" on the progress line),
+  // gpu_rows(size, precision) through for_gpu_precisions, then, guarded as "<group> cpu <WxH>",
+  // cpu_rows(size, ref, dst) on the images of make_bench_pair(size, pair_seed). `gpu_rows` is
+  // empty in a build without CUDA (MAD_CUDA_LAUNCH).
+  using CpuPairRows =
+      std::function<void(Size, ImageView<const double> ref, ImageView<const double> dst)>;
+  void sweep_sizes(const std::string& group, std::uint32_t pair_seed,
+                   const std::function<void(Size, const std::string&)>& gpu_rows,
+                   const CpuPairRows& cpu_rows);
   // Two rows, "cpu-1t" and "cpu-all", timing `fn` on one thread and on all threads.
   void add_cpu_rows(const BenchRow& proto, const std::function<void()>& fn);
 };
