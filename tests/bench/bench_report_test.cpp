@@ -156,6 +156,18 @@ TEST(BenchConfig, NickSweepsWindowsUpTo1080p) {
     for (const Size s : quick.sizes_for(g)) EXPECT_LE(s.width * s.height, 160 * 120) << g;
 }
 
+// --windows (issue 11 item 4): plain decimals in Nick's [2, 101], each once, replacing the
+// sweep at every size; windows larger than the image are left out.
+TEST(BenchConfig, WindowsListReplacesTheNickSweep) {
+  EXPECT_EQ(parse_windows("2, 10,100,101,10"), (std::vector<int>{2, 10, 100, 101}));
+  for (const char* bad : {"1", "102", "017", "0x11", "+5", "-3", "5.0", "1e2", "", ","})
+    EXPECT_THROW(parse_windows(bad), InvalidArgument) << bad;
+  BenchConfig c = default_config(false);
+  c.nick_windows = {2, 50, 100};
+  EXPECT_EQ(c.nick_windows_for({8192, 8192}), (std::vector<int>{2, 50, 100}));
+  EXPECT_EQ(c.nick_windows_for({64, 64}), (std::vector<int>{2, 50}));
+}
+
 TEST(BenchConfig, LaunchShapesFromVariantNames) {
   auto shape = [](const std::string& v) {
     BenchRow r;

@@ -11,7 +11,7 @@
 //  * histogram: no arithmetic (one increment per pixel is data movement): FLOPs = 0;
 //  * smooth: 50 integer operations per sample (25 taps x multiply + add), borders counted as
 //    interior: nominal;
-//  * nick, windowed methods 1-3: 3 integer operations per window sample
+//  * nick, windowed methods 1-3 and the CPU window loop: 3 integer operations per window sample
 //    (an add for S, a multiply and an add for S2) over the exact clipped windows, plus 8 double
 //    operations per pixel for the decision (kernels/nick.h): exact; the integral forms: 11
 //    integer operations per pixel (5 to build the two integral images, 6 for the two 4-corner
@@ -186,8 +186,15 @@ void run_nick_group(BenchContext& ctx) {
               });
         }
       }
-      count_ops(base, true);  // the CPU reference uses integral images
-      ctx.add_cpu_rows(base, [&] { kernels::nick_cpu(img.cview(), params, mask.view()); });
+      if (ctx.config.nick_cpu_window_loop) {
+        count_ops(base, false);
+        base.note = "CPU: the seed's window loop (kernels::nick_cpu_window_loop), O(w^2) per pixel";
+        ctx.add_cpu_rows(base,
+                         [&] { kernels::nick_cpu_window_loop(img.cview(), params, mask.view()); });
+      } else {
+        count_ops(base, true);  // the CPU reference uses integral images
+        ctx.add_cpu_rows(base, [&] { kernels::nick_cpu(img.cview(), params, mask.view()); });
+      }
     }
   }
 }
