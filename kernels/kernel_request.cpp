@@ -54,10 +54,11 @@ KernelRequest make_kernel_request(const KernelArgs& args) {
   else if (!r.output.empty())
     r.histogram_format = histogram_format_for_path(r.output);
   r.backend = parse_backend(args.backend);
-  if (r.kind != KernelKind::Nick && (args.window || args.k))
-    throw InvalidArgument("--window and --k apply to nick only, not to " + name);
+  if (r.kind != KernelKind::Nick && (args.window || args.k || args.even_window))
+    throw InvalidArgument("--window, --k and --even-window apply to nick only, not to " + name);
   if (args.window) r.nick.window = *args.window;
   if (args.k) r.nick.k = *args.k;
+  if (args.even_window) r.nick.placement = parse_nick_placement(*args.even_window);
   if (r.kind == KernelKind::Nick) validate_nick_params(r.nick);
   if (!args.variant.empty()) {
     if (r.backend == Backend::Cpu)

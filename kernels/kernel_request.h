@@ -29,8 +29,9 @@ struct KernelArgs {
   std::string output;   // required for image kernels; optional for histogram (stdout)
   std::string variant;  // CUDA variant name; empty = the table's default
   std::string backend = "auto";
-  std::optional<int> window;  // nick only
-  std::optional<double> k;    // nick only
+  std::optional<int> window;               // nick only
+  std::optional<double> k;                 // nick only
+  std::optional<std::string> even_window;  // nick only: "matlab" (default) or "seed"
 };
 
 struct KernelRequest {
@@ -49,8 +50,8 @@ bool produces_image(KernelKind kind);
 
 // Validates `args`; throws InvalidArgument with a message naming the bad argument (unknown
 // kernel or backend, missing input or output, an output extension this build does not write
-// for the kernel's result, --window/--k given to a kernel other than nick or out of range,
-// --variant with the cpu backend or not registered).
+// for the kernel's result, --window/--k/--even-window given to a kernel other than nick or out
+// of range, --variant with the cpu backend or not registered).
 KernelRequest make_kernel_request(const KernelArgs& args);
 
 struct KernelOutcome {

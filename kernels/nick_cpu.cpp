@@ -51,11 +51,21 @@ std::uint8_t nick_decide(std::uint32_t p, std::uint64_t sum, std::uint64_t sum_s
   return static_cast<double>(p) > threshold ? 255 : 0;
 }
 
-void nick_cpu(ImageView<const std::uint8_t> gray, const NickParams& params,
-              ImageView<std::uint8_t> mask) {
+namespace {
+
+// The checks both CPU forms make before writing `mask`.
+void validate_nick_call(ImageView<const std::uint8_t> gray, const NickParams& params,
+                        ImageView<std::uint8_t> mask) {
   validate_nick_input(gray, params);
   if (mask.width != gray.width || mask.height != gray.height)
     throw InvalidArgument("nick: mask size differs from the image size");
+}
+
+}  // namespace
+
+void nick_cpu(ImageView<const std::uint8_t> gray, const NickParams& params,
+              ImageView<std::uint8_t> mask) {
+  validate_nick_call(gray, params, mask);
   const int width = gray.width, height = gray.height;
   const std::size_t ip = static_cast<std::size_t>(width) + 1;  // integral pitch
   // I(y, x) = sum over rows < y and columns < x, so a window sum is four lookups.
@@ -70,7 +80,7 @@ void nick_cpu(ImageView<const std::uint8_t> gray, const NickParams& params,
       isq[(y + 1) * ip + x + 1] = isq[y * ip + x + 1] + row_sq;
     }
   }
-  const int before = nick_before(params.window), after = nick_after(params.window);
+  const int before = nick_before(params), after = nick_after(params);
   parallel_for(height, [&](int y) {
     const int y0 = std::max(0, y - before), y1 = std::min(height - 1, y + after);
     for (int x = 0; x < width; ++x) {
@@ -83,6 +93,39 @@ void nick_cpu(ImageView<const std::uint8_t> gray, const NickParams& params,
       mask(y, x) = nick_decide(gray(y, x), window(isum), window(isq), count, params.k);
     }
   });
+}
+
+void nick_cpu_window_loop(ImageView<const std::uint8_t> gray, const NickParams& params,
+                          ImageView<std::uint8_t> mask) {
+  validate_nick_call(gray, params, mask);
+  const int width = gray.width, height = gray.height;
+  const int before = nick_before(params), after = nick_after(params);
+  parallel_for(height, [&](int row) {
+    for (int col = 0; col < width; ++col) {
+      // The seed's window edges (begin/end row and column), clipped at the border.
+      const int y0 = std::max(0, row - before), y1 = std::min(height - 1, row + after);
+      const int x0 = std::max(0, col - before), x1 = std::min(width - 1, col + after);
+      std::uint64_t sum = 0, sum_sq = 0;  // exact, as the seed's int sums are for w <= 101
+      for (int i = y0; i <= y1; ++i)
+        for (int j = x0; j <= x1; ++j) {
+          const std::uint32_t p = gray(i, j);
+          sum += p;
+          sum_sq += p * p;
+        }
+      const auto count = static_cast<std::uint32_t>((y1 - y0 + 1) * (x1 - x0 + 1));
+      mask(row, col) = nick_decide(gray(row, col), sum, sum_sq, count, params.k);
+    }
+  });
+}
+
+const char* nick_placement_name(NickPlacement placement) {
+  return placement == NickPlacement::Seed ? "seed" : "matlab";
+}
+
+NickPlacement parse_nick_placement(const std::string& name) {
+  if (name == "matlab") return NickPlacement::Matlab;
+  if (name == "seed") return NickPlacement::Seed;
+  throw InvalidArgument("unknown even-window placement '" + name + "' (matlab or seed)");
 }
 
 Image<std::uint8_t> nick_cpu(ImageView<const std::uint8_t> gray, const NickParams& params) {

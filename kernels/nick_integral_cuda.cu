@@ -115,7 +115,7 @@ void launch_integral(ImageView<const std::uint8_t> src, const NickParams& params
   MAD_CUDA_CHECK_LAUNCH();
   const dim3 grid((src.width + kBx - 1) / kBx, std::min((src.height + kBy - 1) / kBy, kMaxGridY));
   nick_integral_threshold_kernel<<<grid, dim3(kBx, kBy), 0, s>>>(
-      src, isum, isq, ipitch, nick_before(params.window), nick_after(params.window), params.k,
+      src, isum, isq, ipitch, nick_before(params), nick_after(params), params.k,
       mask);
   MAD_CUDA_CHECK_LAUNCH();
 }

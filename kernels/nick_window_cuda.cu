@@ -117,7 +117,7 @@ void launch_global(ImageView<const std::uint8_t> src, const NickParams& params,
                    ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
   check_launch(src, params, mask);
   nick_global_kernel<B><<<block_grid<B>(src), dim3(B, B), 0, s>>>(
-      src, nick_before(params.window), nick_after(params.window), params.k, mask);
+      src, nick_before(params), nick_after(params), params.k, mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -126,7 +126,7 @@ void launch_shared(ImageView<const std::uint8_t> src, const NickParams& params,
                    ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
   check_launch(src, params, mask);
   nick_shared_kernel<B, kTiles><<<block_grid<B>(src), dim3(B, B), 0, s>>>(
-      src, nick_before(params.window), nick_after(params.window), params.k, mask);
+      src, nick_before(params), nick_after(params), params.k, mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

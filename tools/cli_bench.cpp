@@ -1,5 +1,6 @@
-// `mad bench [--kernels LIST] [--sizes LIST] [--repeat N] [--precision double|float|both]
-//  [--format table|csv|json] [--html FILE] [--markdown FILE] [--quick] [--summary-from FILE]`,
+// `mad bench [--kernels LIST] [--sizes LIST] [--windows LIST] [--nick-cpu integral|window-loop]
+//  [--repeat N] [--precision double|float|both] [--format table|csv|json] [--html FILE] [--markdown
+//  FILE] [--quick] [--summary-from FILE]`,
 // and `mad bench --study NAME[,NAME...]|all` / `--list-studies` (tools/cli_bench_study.cpp).
 // Thin: parse, run (tools/bench/runners.h), print (tools/bench/report.h). Progress goes
 // to standard error, so `--format json > bench.json` captures the document alone.
@@ -24,7 +25,7 @@ namespace {
 
 struct BenchCliState {
   std::string kernels = "all", sizes, precision = "both", format = "table";
-  std::string html, markdown, summary_from, studies;
+  std::string html, markdown, summary_from, studies, windows, nick_cpu = "integral";
   int repeat = 0;
   bool quick = false, list_studies = false;
 };
@@ -46,6 +47,8 @@ std::string command_line(const BenchCliState& st) {
   if (st.quick) cmd += " --quick";
   if (st.kernels != "all") cmd += " --kernels " + st.kernels;
   if (!st.sizes.empty()) cmd += " --sizes " + st.sizes;
+  if (!st.windows.empty()) cmd += " --windows " + st.windows;
+  if (st.nick_cpu != "integral") cmd += " --nick-cpu " + st.nick_cpu;
   if (st.repeat > 0) cmd += " --repeat " + std::to_string(st.repeat);
   if (st.precision != "both") cmd += " --precision " + st.precision;
   if (st.format != "table") cmd += " --format " + st.format;
@@ -59,7 +62,7 @@ int run_bench_command(const CLI::App& cmd, const BenchCliState& st) {
     return run_study_command(cmd, {st.studies, st.list_studies, st.quick, st.format, st.html});
   if (!st.summary_from.empty()) {
     if (st.quick || st.repeat > 0 || st.kernels != "all" || !st.sizes.empty() ||
-        st.precision != "both")
+        st.precision != "both" || !st.windows.empty() || given(cmd, "--nick-cpu"))
       throw InvalidArgument(
           "--summary-from reads a finished report: it takes no measuring options");
     bench::BenchReport report = bench::load_report(st.summary_from);
@@ -71,6 +74,10 @@ int run_bench_command(const CLI::App& cmd, const BenchCliState& st) {
   bench::BenchConfig config = bench::default_config(st.quick);
   config.groups = bench::parse_list(st.kernels, bench::bench_groups(), "--kernels");
   if (!st.sizes.empty()) config.sizes = bench::parse_sizes(st.sizes);
+  if (given(cmd, "--windows")) config.nick_windows = bench::parse_windows(st.windows);
+  if (st.nick_cpu != "integral" && st.nick_cpu != "window-loop")
+    throw InvalidArgument("--nick-cpu must be integral or window-loop");
+  config.nick_cpu_window_loop = st.nick_cpu == "window-loop";
   if (st.repeat > 0) config.gpu_runs = st.repeat;  // 0: not given (the parser refuses < 1)
   if (st.precision == "both")
     config.precisions = {"double", "float"};
@@ -110,6 +117,13 @@ Subcommand add_bench_command(CLI::App& root) {
                   "Comma list of groups to run: " + groups + " (default all)");
   cmd->add_option("--sizes", st->sizes,
                   "Comma list WxH replacing every group's default sizes, e.g. 512x384,1080x800");
+  cmd->add_option("--windows", st->windows,
+                  "Comma list of Nick window widths (plain decimals in 2..101) replacing the "
+                  "nick group's sweep, e.g. 2,10,50,100");
+  cmd->add_option("--nick-cpu", st->nick_cpu,
+                  "CPU reference of the nick group: integral (O(1) per pixel) | window-loop "
+                  "(seed 002's O(w^2) loop)")
+      ->capture_default_str();
   cmd->add_option("--repeat", st->repeat,
                   "Timed GPU runs per measurement (default 21; 5 with --quick)")
       ->check(decimal_in_range(1, 100000, "leave --repeat out for the default"));

@@ -17,8 +17,8 @@ namespace {
 
 // The measuring and report options of the group run, which a study fixes itself (its seed's
 // sizes, runs and variants) or does not write.
-const char* const kGroupOptions[] = {"--kernels",  "--sizes",    "--repeat",
-                                     "--precision", "--markdown", "--summary-from"};
+const char* const kGroupOptions[] = {"--kernels",  "--sizes",        "--repeat",  "--precision",
+                                     "--markdown", "--summary-from", "--windows", "--nick-cpu"};
 
 }  // namespace
 

@@ -1,5 +1,6 @@
 // `mad kernel gray|darken|histogram|smooth|nick IN [OUT] [--variant V] [--window W] [--k K]
-//  [--backend auto|cpu|cuda] [--json]` and `mad kernel --list-variants` (issue 4). Thin:
+//  [--even-window matlab|seed] [--backend auto|cpu|cuda] [--json]` and `mad kernel
+//  --list-variants` (issue 4). Thin:
 // validation, input rules and formats live in kernels/kernel_request.h and kernel_format.h.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -24,6 +25,7 @@ struct KernelCliState {
   kernels::KernelArgs args;
   int window = 0;
   double k = 0;
+  std::string even_window;
   bool json = false;
   bool list_variants = false;
 };
@@ -64,7 +66,9 @@ int run_kernel_command(const KernelCliState& state) {
     j["seconds"] = out.seconds;
     j["notes"] = out.notes;
     if (out.kind == kernels::KernelKind::Nick)
-      j["nick"] = {{"window", request.nick.window}, {"k", request.nick.k}};
+      j["nick"] = {{"window", request.nick.window},
+                   {"k", request.nick.k},
+                   {"even_window", kernels::nick_placement_name(request.nick.placement)}};
     if (out.histogram) j["histogram"] = *out.histogram;
     std::cout << j.dump() << '\n';
   }
@@ -90,6 +94,10 @@ Subcommand add_kernel_command(CLI::App& root) {
           ->check(decimal_integer());
   CLI::Option* k = cmd->add_option("--k", state->k, "nick: k in [-0.2, -0.01] (default -0.1)")
                        ->check(decimal_number());
+  CLI::Option* even = cmd->add_option(
+      "--even-window", state->even_window,
+      "nick: where an even window lies: matlab (default; w x w, one more row/column after the "
+      "pixel) | seed (seed 002: w/2 on each side, (w+1) x (w+1))");
   cmd->add_option("--backend", state->args.backend, "auto | cpu | cuda")->capture_default_str();
   cmd->add_flag("--json", state->json, "Print one JSON object describing the run");
   CLI::Option* list = cmd->add_flag("--list-variants", state->list_variants,
@@ -97,8 +105,9 @@ Subcommand add_kernel_command(CLI::App& root) {
   // The listing ignores every other argument: refuse them rather than accept and drop them.
   for (CLI::Option* other : cmd->get_options())
     if (other != list && other != cmd->get_help_ptr()) list->excludes(other);
-  auto run = [state, window, k]() {
+  auto run = [state, window, k, even]() {
     if (window->count() > 0) state->args.window = state->window;
+    if (even->count() > 0) state->args.even_window = state->even_window;
     if (k->count() > 0) state->args.k = state->k;
     return run_kernel_command(*state);
   };

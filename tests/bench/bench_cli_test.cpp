@@ -87,6 +87,10 @@ const std::vector<std::string> kRowFields = {"group",
                                              "gflops",
                                              "bw_share",
                                              "flop_share",
+                                             "int_ops",
+                                             "gops",
+                                             "op_count",
+                                             "flop_precision",
                                              "pairs_per_s"};
 
 // One quick JSON run shared by the tests that only read it.
@@ -103,6 +107,7 @@ const nlohmann::json& quick_json() {
 TEST(BenchCli, QuickJsonHasEveryGroupAndField) {
   const auto& j = quick_json();
   EXPECT_EQ(j["format"], "mad-bench/1");
+  EXPECT_EQ(j["schema"], 2);
   EXPECT_EQ(j["quick"], true);
   for (const char* k :
        {"gpu", "name", "driver", "copy_bandwidth_gbps", "peak_fp64_gflops", "cpu_threads"})

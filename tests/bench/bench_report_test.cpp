@@ -42,8 +42,9 @@ TEST(BenchReport, FinalizeDerivesSpeedupsRatesAndShares) {
               row("gray", "rgb", "v", 0.5), row("gray", "rgb", "other-size", 0.5, 64, 64)};
   BenchRow& gpu = rep.rows[2];
   gpu.min_ms = 0.4, gpu.max_ms = 0.6;
-  gpu.bytes_moved = 1e9;  // 1 GB in 0.5 ms = 2000 GB/s
-  gpu.flops = 1e8;        // 200 GFLOP/s
+  gpu.bytes_moved = 1e9;   // 1 GB in 0.5 ms = 2000 GB/s
+  gpu.flops = 1e8;         // 200 GFLOP/s
+  gpu.op_count = "exact";  // a share of the peak only for executed counts
   gpu.h2d_pinned_ms = 1, gpu.d2h_pinned_ms = 2;
   finalize_rows(rep);
   const BenchRow& g = rep.rows[2];
@@ -60,6 +61,38 @@ TEST(BenchReport, FinalizeDerivesSpeedupsRatesAndShares) {
   EXPECT_DOUBLE_EQ(rep.rows[1].speedup_vs_cpu_1t, 5);
   EXPECT_FALSE(present(rep.rows[0].bw_share));   // shares are for GPU rows only
   EXPECT_FALSE(present(rep.rows[3].cpu_1t_ms));  // no CPU reference at 64x64
+}
+
+// Issue 11 item 6: a nominal count has no %peak; integer work is GOP/s, not GFLOP/s; FLOPs of
+// an 8-bit kernel's double decision are set against the FP64 peak.
+TEST(BenchReport, PeakShareOnlyForExactFloatingPointCounts) {
+  BenchReport rep = device_report();
+  rep.rows = {row("a5", "40_subbands", "a5-fast", 0.5), row("nick", "w=15", "m1", 0.5),
+              row("gray", "rgb", "g", 0.5)};
+  rep.rows[0].flops = 1e8;  // op_count unstated: nominal
+  rep.rows[1].precision = "u8";
+  rep.rows[1].flops = 1e8, rep.rows[1].flop_precision = "double";
+  rep.rows[1].int_ops = 2e8, rep.rows[1].op_count = "exact";
+  rep.rows[2].precision = "u8";
+  rep.rows[2].flops = 0, rep.rows[2].int_ops = 1e8, rep.rows[2].op_count = "exact";
+  finalize_rows(rep);
+  EXPECT_EQ(rep.rows[0].op_count, "nominal");
+  EXPECT_DOUBLE_EQ(rep.rows[0].gflops, 200);
+  EXPECT_FALSE(present(rep.rows[0].flop_share));
+  EXPECT_DOUBLE_EQ(rep.rows[1].flop_share, 0.4);  // 200 GFLOP/s of FP64's 500
+  EXPECT_DOUBLE_EQ(rep.rows[1].gops, 400);
+  EXPECT_FALSE(present(rep.rows[2].gflops));
+  EXPECT_FALSE(present(rep.rows[2].flop_share));
+  EXPECT_DOUBLE_EQ(rep.rows[2].gops, 200);
+  const nlohmann::json j = to_json(rep);
+  EXPECT_EQ(j["schema"], 2);
+  EXPECT_EQ(j["rows"][1]["op_count"], "exact");
+  EXPECT_EQ(j["rows"][1]["flop_precision"], "double");
+  EXPECT_DOUBLE_EQ(j["rows"][2]["int_ops"].get<double>(), 1e8);
+  EXPECT_EQ(report_from_json(j).schema, 2);
+  nlohmann::json old = j;
+  old.erase("schema");
+  EXPECT_EQ(report_from_json(old).schema, 1);
 }
 
 TEST(BenchReport, JsonRoundTripKeepsEveryFieldAndMissingValues) {
@@ -121,6 +154,18 @@ TEST(BenchConfig, NickSweepsWindowsUpTo1080p) {
   const BenchConfig quick = default_config(true);
   for (const std::string& g : bench_groups())
     for (const Size s : quick.sizes_for(g)) EXPECT_LE(s.width * s.height, 160 * 120) << g;
+}
+
+// --windows (issue 11 item 4): plain decimals in Nick's [2, 101], each once, replacing the
+// sweep at every size; windows larger than the image are left out.
+TEST(BenchConfig, WindowsListReplacesTheNickSweep) {
+  EXPECT_EQ(parse_windows("2, 10,100,101,10"), (std::vector<int>{2, 10, 100, 101}));
+  for (const char* bad : {"1", "102", "017", "0x11", "+5", "-3", "5.0", "1e2", "", ","})
+    EXPECT_THROW(parse_windows(bad), InvalidArgument) << bad;
+  BenchConfig c = default_config(false);
+  c.nick_windows = {2, 50, 100};
+  EXPECT_EQ(c.nick_windows_for({8192, 8192}), (std::vector<int>{2, 50, 100}));
+  EXPECT_EQ(c.nick_windows_for({64, 64}), (std::vector<int>{2, 50}));
 }
 
 TEST(BenchConfig, LaunchShapesFromVariantNames) {

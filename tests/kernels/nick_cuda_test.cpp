@@ -73,6 +73,19 @@ TEST(NickCuda, EveryVariantMatchesCpuExactly) {
               << " x pitches x poisons) bit-identical to the CPU\n";
 }
 
+// The seed's even-window placement (issue 11 item 4) reaches every variant through NickParams.
+TEST(NickCuda, SeedPlacementMatchesCpuExactly) {
+  MAD_REQUIRE_GPU();
+  std::uint32_t seed = test::announce_seed("NickCuda.SeedPlacementMatchesCpuExactly", 4903);
+  for (const test::Size s : {test::Size{34, 34}, test::Size{61, 47}, test::Size{257, 333}})
+    for (int window : {2, 4, 16, 32, 34, 100})
+      if (window <= s.width && window <= s.height) {
+        const Image<std::uint8_t> img = test::random_bytes(s.width, s.height, seed++, s.width);
+        check_all_variants(img, {window, -0.1, NickPlacement::Seed},
+                           test::size_name(s) + " seed placement");
+      }
+}
+
 TEST(NickCuda, ExactTiesMatchCpu) {
   MAD_REQUIRE_GPU();
   // 2x2 blocks whose window (w = 2, top-left pixel) gives T == p exactly in double:

@@ -60,6 +60,23 @@ TEST(NickCpu, EvenWindowCoversTheNextRowAndColumn) {
   expect_mask(nick_cpu(img.cview(), {2, -0.1}), {{255, 0, 0}, {0, 255, 0}, {0, 0, 0}});
 }
 
+TEST(NickCpu, SeedPlacementCentresAnEvenWindow) {
+  // Seed 002 takes w / 2 on each side (lines 289-292): at w = 2, (1,1)'s window is the whole
+  // image, holding the 255: T = 28.44 - 0.1 sqrt((65026 - 809.1) / 9) = 20.0 -> 0. (0,0)'s is
+  // {255,0 / 0,1}: T = 64 - 0.1 sqrt((65026 - 4096) / 4) = 51.66 -> 255; zeros stay 0.
+  const Image<std::uint8_t> img = from_rows({{255, 0, 0}, {0, 1, 0}, {0, 0, 0}});
+  const NickParams seed{2, -0.1, NickPlacement::Seed};
+  expect_mask(nick_cpu(img.cview(), seed), {{255, 0, 0}, {0, 0, 0}, {0, 0, 0}});
+  // An even w under the seed's placement is the odd w + 1 under ours; odd w are placed alike.
+  EXPECT_EQ(nick_before(seed), 1);
+  EXPECT_EQ(nick_after(seed), 1);
+  EXPECT_EQ(nick_before(NickParams{2, -0.1}), 0);
+  EXPECT_EQ(nick_before(NickParams{7, -0.1, NickPlacement::Seed}), nick_before(NickParams{7}));
+  EXPECT_EQ(parse_nick_placement("seed"), NickPlacement::Seed);
+  EXPECT_STREQ(nick_placement_name(NickPlacement::Matlab), "matlab");
+  EXPECT_THROW(parse_nick_placement("centre"), InvalidArgument);
+}
+
 TEST(NickCpu, TieMaskHandComputed) {
   // (0,0)'s window is the whole image: T = 19 exactly, p = 19 -> 0 (tie). The others:
   // (0,1) {5,43} T = 18.90; (1,0) {29,43} T = 30.72; (1,1) {43} T = 43: none above.
@@ -74,10 +91,10 @@ Image<std::uint8_t> nick_direct(const Image<std::uint8_t>& img, const NickParams
     for (int x = 0; x < img.width(); ++x) {
       std::uint64_t s = 0, s2 = 0;
       std::uint32_t n = 0;
-      for (int yy = std::max(0, y - nick_before(p.window));
-           yy <= std::min(img.height() - 1, y + nick_after(p.window)); ++yy)
-        for (int xx = std::max(0, x - nick_before(p.window));
-             xx <= std::min(img.width() - 1, x + nick_after(p.window)); ++xx) {
+      for (int yy = std::max(0, y - nick_before(p));
+           yy <= std::min(img.height() - 1, y + nick_after(p)); ++yy)
+        for (int xx = std::max(0, x - nick_before(p));
+             xx <= std::min(img.width() - 1, x + nick_after(p)); ++xx) {
           s += img(yy, xx);
           s2 += img(yy, xx) * img(yy, xx);
           ++n;
@@ -102,6 +119,42 @@ TEST(NickCpu, IntegralSumsEqualDirectSums) {
       }
     }
   }
+}
+
+// The seed's window loop (nick_cpu_window_loop) is the oracle of small cases: it gives the
+// test's own direct sums and the integral-image reference bit for bit, under both placements;
+// and the seed's even w equals our w + 1.
+TEST(NickCpu, WindowLoopEqualsIntegralUnderBothPlacements) {
+  const std::uint32_t seed =
+      test::announce_seed("NickCpu.WindowLoopEqualsIntegralUnderBothPlacements", 4402);
+  int run = 0;
+  for (const test::Size s : {test::Size{7, 3}, test::Size{34, 34}, test::Size{61, 47},
+                             test::Size{40, 101}, test::Size{101, 102}})
+    for (int window : {2, 3, 4, 7, 16, 33, 64, 100, 101}) {
+      if (window > s.width || window > s.height) continue;
+      for (const NickPlacement placement : {NickPlacement::Matlab, NickPlacement::Seed})
+        for (double k : {-0.2, -0.01}) {
+          const Image<std::uint8_t> img =
+              test::random_bytes(s.width, s.height, seed + run++, s.width + 5);
+          const NickParams p{window, k, placement};
+          Image<std::uint8_t> loop(s.width, s.height);
+          nick_cpu_window_loop(img.cview(), p, loop.view());
+          const std::string what = test::size_name(s) + " w=" + std::to_string(window) + " " +
+                                   nick_placement_name(placement);
+          EXPECT_TRUE(test::images_equal(nick_cpu(img.cview(), p).cview(), loop.cview())) << what;
+          EXPECT_TRUE(test::images_equal(nick_direct(img, p).cview(), loop.cview())) << what;
+          if (placement == NickPlacement::Seed && window % 2 == 0 && window + 1 <= s.width &&
+              window + 1 <= s.height)
+            EXPECT_TRUE(
+                test::images_equal(nick_cpu(img.cview(), {window + 1, k}).cview(), loop.cview()))
+                << what;
+        }
+    }
+  Image<std::uint8_t> wrong(3, 3);
+  const Image<std::uint8_t> img(4, 4, 9);
+  EXPECT_THROW(nick_cpu_window_loop(img.cview(), {2, -0.1}, wrong.view()), InvalidArgument);
+  EXPECT_THROW(nick_cpu_window_loop(img.cview(), {5, -0.1}, Image<std::uint8_t>(4, 4).view()),
+               InputError);
 }
 
 TEST(NickCpu, ValidatesParameters) {

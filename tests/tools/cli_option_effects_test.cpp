@@ -327,6 +327,13 @@ std::vector<Row> kernel_rows() {
          EXPECT_EQ(j(r)["nick"]["k"], -0.05);
        }},
       {"--k", "--k -0.1", false, "apply to nick only"},
+      {"--even-window", nick + "--window 4 --even-window seed", false, "",
+       [j](auto& r) {
+         ok(r);
+         EXPECT_EQ(j(r)["nick"]["even_window"], "seed");
+       }},
+      {"--even-window", "--even-window seed", false, "apply to nick only"},
+      {"--even-window", nick + "--even-window centre", false, "matlab or seed"},
       {"--backend", "--json", false, "",
        [j](auto& r) {
          ok(r);
@@ -366,6 +373,25 @@ std::vector<Row> bench_rows() {
          EXPECT_NE(r.out.find(",40,36,"), std::string::npos) << r.out;
        }},
       {"--sizes", "--sizes 0x5", false, "--sizes"},
+      {"--windows", "bench --quick --kernels nick --sizes 40x36 --windows 2,5 --format csv", false,
+       "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(r.out.find("nick,w=2,"), std::string::npos) << r.out;
+         EXPECT_NE(r.out.find("nick,w=5,"), std::string::npos) << r.out;
+         EXPECT_EQ(r.out.find("nick,w=3,"), std::string::npos) << r.out;  // the quick sweep's
+       }},
+      {"--windows", "--windows 017", false, "plain decimal"},
+      {"--windows", "--windows 102", false, "2..101"},
+      {"--windows", "bench --study seed002-nick-blocks --windows 5", false, "--windows"},
+      {"--nick-cpu",
+       "bench --quick --kernels nick --sizes 40x36 --windows 5 --nick-cpu window-loop --format csv",
+       false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(r.out.find("the seed's window loop"), std::string::npos) << r.out;
+       }},
+      {"--nick-cpu", "--nick-cpu fast", false, "--nick-cpu"},
       {"--repeat", "--repeat 3", false, "", [](auto& r) { ok(r); }},
       {"--repeat", "--repeat 0", false, "leave --repeat out"},
       {"--precision", "--precision float", false, "", [](auto& r) { ok(r); }},

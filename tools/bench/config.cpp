@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "kernels/nick.h"
 #include "tools/bench/runners.h"
 
 namespace mad::bench {
@@ -60,6 +61,7 @@ std::vector<int> BenchConfig::nick_windows_for(Size size) const {
   std::vector<int> sweep =
       quick ? std::vector<int>{3, 15, 31} : std::vector<int>{3, 7, 15, 31, 51, 75, 101};
   if (static_cast<long long>(size.width) * size.height > 1920LL * 1080) sweep = {15};
+  if (!nick_windows.empty()) sweep = nick_windows;
   std::vector<int> out;
   for (int w : sweep)
     if (w <= std::min(size.width, size.height)) out.push_back(w);
@@ -94,6 +96,21 @@ std::vector<Size> parse_sizes(const std::string& list) {
     out.push_back({static_cast<int>(w), static_cast<int>(h)});
   }
   if (out.empty()) throw InvalidArgument("--sizes: no size given");
+  return out;
+}
+
+std::vector<int> parse_windows(const std::string& list) {
+  std::vector<int> out;
+  for (const std::string& item : split(list)) {
+    const bool digits = item.find_first_not_of("0123456789") == std::string::npos;
+    const int w = digits && item[0] != '0' && item.size() <= 3 ? std::stoi(item) : 0;
+    if (w < kernels::kNickMinWindow || w > kernels::kNickMaxWindow)
+      throw InvalidArgument("--windows: '" + item + "' is not a plain decimal window width in " +
+                            std::to_string(kernels::kNickMinWindow) + ".." +
+                            std::to_string(kernels::kNickMaxWindow));
+    if (std::find(out.begin(), out.end(), w) == out.end()) out.push_back(w);
+  }
+  if (out.empty()) throw InvalidArgument("--windows: no window given");
   return out;
 }
 

@@ -7,13 +7,16 @@
 //    every output byte written once (scratch such as Nick's integral images or smoothing's
 //    padded copy is not counted, so a variant that needs it shows a lower share);
 //  * gray/darken: 7 integer operations per pixel (3 multiplies, 3 adds with the rounding
-//    constant, 1 shift or divide: kernels/gray_formula.h);
+//    constant, 1 shift or divide: kernels/gray_formula.h); exact, no FLOPs;
 //  * histogram: no arithmetic (one increment per pixel is data movement): FLOPs = 0;
-//  * smooth: 50 operations per sample (25 taps x multiply + add), borders counted as interior;
-//  * nick, windowed methods 1-3: 3 operations per window sample (an add for S, a multiply and
-//    an add for S2) over the exact clipped windows, plus 8 per pixel for the decision; the
-//    integral form: 19 per pixel (5 to build the two integral images, 6 for the two 4-corner
-//    sums, 8 for the decision), independent of w.
+//  * smooth: 50 integer operations per sample (25 taps x multiply + add), borders counted as
+//    interior: nominal;
+//  * nick, windowed methods 1-3 and the CPU window loop: 3 integer operations per window sample
+//    (an add for S, a multiply and an add for S2) over the exact clipped windows, plus 8 double
+//    operations per pixel for the decision (kernels/nick.h): exact; the integral forms: 11
+//    integer operations per pixel (5 to build the two integral images, 6 for the two 4-corner
+//    sums) and the 8 of the decision, independent of w: nominal (a GPU scan adds more than one
+//    operation per element).
 #include <algorithm>
 #include <cstdint>
 
@@ -103,7 +106,9 @@ void run_gray_group(BenchContext& ctx, bool darken) {
     base.bytes_in = 3 * pixels(s);
     base.bytes_out = pixels(s);
     base.bytes_moved = 4 * pixels(s);
-    base.flops = 7 * pixels(s);
+    base.flops = 0;
+    base.int_ops = 7 * pixels(s);
+    base.op_count = "exact";
     cuda_variant_rows(ctx, base, kernels::gray_variants().infos(), [&](const std::string& v) {
       return bench_gray(rgb, weighting, v, gpu_options(ctx.config));
     });
@@ -142,7 +147,9 @@ void run_smooth_group(BenchContext& ctx) {
       BenchRow base = make_row("smooth", std::to_string(c) + "ch", s, "u8", c);
       base.bytes_in = base.bytes_out = c * pixels(s);
       base.bytes_moved = 2 * c * pixels(s);
-      base.flops = 50 * c * pixels(s);
+      base.flops = 0;
+      base.int_ops = 50 * c * pixels(s);
+      base.op_count = "nominal";
       cuda_variant_rows(ctx, base, kernels::smooth_variants().infos(), [&](const std::string& v) {
         return bench_smooth(img.cview(), c, v, gpu_options(ctx.config));
       });
@@ -162,12 +169,16 @@ void run_nick_group(BenchContext& ctx) {
       BenchRow base = make_row("nick", "w=" + std::to_string(w), s, "u8", 1);
       base.bytes_in = base.bytes_out = pixels(s);
       base.bytes_moved = 2 * pixels(s);
-      const double windowed_flops = 3 * nick_window_samples(s, w) + 8 * pixels(s);
-      const double integral_flops = 19 * pixels(s);
+      base.flops = 8 * pixels(s);
+      base.flop_precision = "double";
+      auto count_ops = [&](BenchRow& r, bool integral) {
+        r.int_ops = integral ? 11 * pixels(s) : 3 * nick_window_samples(s, w);
+        r.op_count = integral ? "nominal" : "exact";
+      };
       if (ctx.config.gpu) {
         for (const VariantInfo& v : kernels::nick_variants().infos()) {
           BenchRow b = base;
-          b.flops = v.name.find("integral") != std::string::npos ? integral_flops : windowed_flops;
+          count_ops(b, v.name.find("integral") != std::string::npos);
           ctx.guarded(
               "nick " + v.name + " " + b.case_name + " " + format_size(s.width, s.height), [&] {
                 ctx.add(gpu_row(b, bench_nick(img.cview(), params, v.name, gpu_options(ctx.config)),
@@ -175,8 +186,15 @@ void run_nick_group(BenchContext& ctx) {
               });
         }
       }
-      base.flops = integral_flops;  // the CPU reference uses integral images
-      ctx.add_cpu_rows(base, [&] { kernels::nick_cpu(img.cview(), params, mask.view()); });
+      if (ctx.config.nick_cpu_window_loop) {
+        count_ops(base, false);
+        base.note = "CPU: the seed's window loop (kernels::nick_cpu_window_loop), O(w^2) per pixel";
+        ctx.add_cpu_rows(base,
+                         [&] { kernels::nick_cpu_window_loop(img.cview(), params, mask.view()); });
+      } else {
+        count_ops(base, true);  // the CPU reference uses integral images
+        ctx.add_cpu_rows(base, [&] { kernels::nick_cpu(img.cview(), params, mask.view()); });
+      }
     }
   }
 }

@@ -8,12 +8,14 @@
 //    central-moment pass: 512 per block;
 //  * detection, error launch: reads L'_dst, L'_ref (2 n s) and μ, σ_mod (2 B s), writes σ_err
 //    and ξ (2 B s); 512 visits per block with E formed on the fly (one more operation per
-//    visit): 1536 per block;
+//    visit): 1536 per block; nominal (a cost model: the variants order their passes
+//    differently);
 //  * a5: spec §11's count, 2 passes x 256 samples x B x 40 subbands sample visits at 8
-//    operations per visit; bytes: the 40 subbands read once (40 n s), 3 x 40 x B s written;
+//    operations per visit (nominal: a5-fast, for one, shares tile statistics and runs far
+//    fewer); bytes: the 40 subbands read once (40 n s), 3 x 40 x B s written;
 //  * a5, case mean_1_subband: the thesis's Table 9 measurement, the mean-only forms
 //    (a5_mean_variants) on one subband, the K40 figure in the note; reads n s, writes B s,
-//    256 additions per block;
+//    256 additions per block (exact: every form sums each block's 256 samples);
 //  * detection stage and combine: composite, no single counting rule (bytes/FLOPs not given).
 #include <map>
 
@@ -148,6 +150,7 @@ void add_a5_mean_rows(BenchContext& ctx, Size s, ImageView<const double> subband
     r.bytes_out = blocks * real;
     r.bytes_moved = r.bytes_in + r.bytes_out;
     r.flops = 256.0 * blocks;
+    r.op_count = "exact";
     return r;
   };
 #ifdef MAD_HAVE_CUDA

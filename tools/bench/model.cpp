@@ -34,7 +34,8 @@ const TextField kTextFields[] = {
     {"group", &BenchRow::group},         {"case", &BenchRow::case_name},
     {"variant", &BenchRow::variant},     {"backend", &BenchRow::backend},
     {"precision", &BenchRow::precision}, {"launch_shape", &BenchRow::launch_shape},
-    {"grid", &BenchRow::grid},           {"note", &BenchRow::note}};
+    {"grid", &BenchRow::grid},           {"note", &BenchRow::note},
+    {"op_count", &BenchRow::op_count},   {"flop_precision", &BenchRow::flop_precision}};
 const IntField kIntFields[] = {{"width", &BenchRow::width},
                                {"height", &BenchRow::height},
                                {"channels", &BenchRow::channels},
@@ -48,6 +49,7 @@ const RealField kRealFields[] = {{"median_ms", &BenchRow::median_ms},
                                  {"spread_pct", &BenchRow::spread_pct},
                                  {"bytes_moved", &BenchRow::bytes_moved},
                                  {"flops", &BenchRow::flops},
+                                 {"int_ops", &BenchRow::int_ops},
                                  {"bytes_in", &BenchRow::bytes_in},
                                  {"bytes_out", &BenchRow::bytes_out},
                                  {"h2d_pageable_ms", &BenchRow::h2d_pageable_ms},
@@ -62,6 +64,7 @@ const RealField kRealFields[] = {{"median_ms", &BenchRow::median_ms},
                                  {"speedup_vs_cpu_all", &BenchRow::speedup_vs_cpu_all},
                                  {"gbps", &BenchRow::gbps},
                                  {"gflops", &BenchRow::gflops},
+                                 {"gops", &BenchRow::gops},
                                  {"bw_share", &BenchRow::bw_share},
                                  {"flop_share", &BenchRow::flop_share},
                                  {"pairs_per_s", &BenchRow::pairs_per_s},
@@ -120,12 +123,19 @@ void finalize_rows(BenchReport& report) {
     r.gbps = present(r.bytes_moved) && r.bytes_moved > 0 ? ratio(r.bytes_moved * 1e-9, seconds)
                                                          : kMissing;
     r.gflops = present(r.flops) && r.flops > 0 ? ratio(r.flops * 1e-9, seconds) : kMissing;
-    // Shares are device figures: a CPU row's bytes per second say nothing about the GPU.
+    // A count no runner states as executed is a cost model.
+    const bool counted = (present(r.flops) && r.flops > 0) || (present(r.int_ops) && r.int_ops > 0);
+    if (r.op_count.empty() && counted) r.op_count = "nominal";
+    r.gops = present(r.int_ops) && r.int_ops > 0 ? ratio(r.int_ops * 1e-9, seconds) : kMissing;
+    // Shares are device figures: a CPU row's bytes per second say nothing about the GPU. A
+    // nominal count is not what ran, so its share of the peak would mean nothing.
     const bool gpu_row = r.backend == "cuda";
     r.bw_share = gpu_row ? ratio(r.gbps, d.copy_bandwidth_gbps) : kMissing;
-    r.flop_share =
-        gpu_row ? ratio(r.gflops, r.precision == "double" ? d.peak_fp64_gflops : d.peak_fp32_gflops)
-                : kMissing;
+    const std::string& fp = r.flop_precision.empty() ? r.precision : r.flop_precision;
+    const double peak = fp == "double"  ? d.peak_fp64_gflops
+                        : fp == "float" ? d.peak_fp32_gflops
+                                        : kMissing;
+    r.flop_share = gpu_row && r.op_count == "exact" ? ratio(r.gflops, peak) : kMissing;
   }
 }
 
@@ -167,10 +177,15 @@ json to_json(const BenchReport& report) {
     for (const auto& f : kRealFields) row[f.key] = real_or_null(r.*f.member);
     rows.push_back(std::move(row));
   }
-  return {{"format", report.format},       {"command", report.command},
-          {"started", report.started},     {"quick", report.quick},
-          {"elapsed_s", report.elapsed_s}, {"device", dev},
-          {"notes", report.notes},         {"rows", rows}};
+  return {{"format", report.format},
+          {"schema", report.schema},
+          {"command", report.command},
+          {"started", report.started},
+          {"quick", report.quick},
+          {"elapsed_s", report.elapsed_s},
+          {"device", dev},
+          {"notes", report.notes},
+          {"rows", rows}};
 }
 
 BenchReport report_from_json(const json& j) {
@@ -178,6 +193,8 @@ BenchReport report_from_json(const json& j) {
       !j["rows"].is_array())
     throw InputError("not a mad bench report (expected \"format\": \"mad-bench/1\" and \"rows\")");
   BenchReport report;
+  report.schema = int_from(j, "schema");
+  if (report.schema == 0) report.schema = 1;  // reports written before the key existed
   report.command = text_from(j, "command");
   report.started = text_from(j, "started");
   report.quick = j.value("quick", false);

@@ -5,6 +5,13 @@
 //
 // Missing values (a GPU column of a CPU row, a FLOP rate of an integer kernel, ...) are NaN in
 // memory, null in JSON, empty in CSV and "-" in the tables.
+//
+// Operation counts (schema 2): `flops` counts floating-point operations only and `int_ops`
+// integer operations (reported as GOP/s, never set against a FLOP peak); `op_count` says whether
+// the counts are the operations the code executes ("exact") or a cost model ("nominal": spec
+// §11's count, 5 N log2 N per FFT, ...; finalize_rows marks any count not stated "exact" as
+// nominal). `%peak` (flop_share) is given for exact counts only.
+// Schema 1 reports (no "schema" key) counted 8-bit kernels' integer operations as flops.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -41,7 +48,11 @@ struct BenchRow {
   double spread_pct = kMissing;  // 100 (max - min) / median
   // Work per run, counted by the rule documented where the row is made.
   double bytes_moved = kMissing;  // compulsory device-memory traffic (read + written)
-  double flops = kMissing;        // arithmetic operations (0 / missing for pure data movement)
+  double flops = kMissing;        // floating-point operations (0 / missing: none)
+  double int_ops = kMissing;      // integer operations (0 / missing: none)
+  std::string op_count;           // "exact" (executed), "nominal" (a cost model) or "" (unstated)
+  std::string flop_precision;     // precision of `flops` when not `precision` ("double" for an
+                                  // 8-bit kernel whose decision is in double); "" = precision
   // Host <-> device transfers for one run's input and output (GPU rows).
   double bytes_in = kMissing, bytes_out = kMissing;
   double h2d_pageable_ms = kMissing, d2h_pageable_ms = kMissing;
@@ -52,7 +63,9 @@ struct BenchRow {
   double speedup_vs_cpu_1t = kMissing, speedup_vs_cpu_all = kMissing;
   // Rates and their share of the device's measured copy bandwidth / estimated peak FLOP rate.
   double gbps = kMissing, gflops = kMissing;
-  double bw_share = kMissing, flop_share = kMissing;  // fractions (0.7 = 70 %)
+  double gops = kMissing;                             // int_ops per second / 1e9
+  double bw_share = kMissing, flop_share = kMissing;  // fractions (0.7 = 70 %); flop_share only
+                                                      // for op_count "exact"
   // Whole-pipeline rows.
   double pairs_per_s = kMissing, device_bytes = kMissing, device_bytes_per_pair = kMissing;
 };
@@ -77,6 +90,7 @@ struct DeviceInfo {
 
 struct BenchReport {
   std::string format = "mad-bench/1";
+  int schema = 2;  // 2: flops are floating-point only, int_ops/gops/op_count/flop_precision added
   std::string command;  // the command line that produced it
   std::string started;  // UTC, ISO 8601
   bool quick = false;
@@ -88,9 +102,10 @@ struct BenchReport {
 
 // Fills every derived field of every row: spread, transfer totals, the CPU references of the
 // row's (group, case, width, height, channels) and the speedups over them, GB/s and GFLOP/s
-// and their shares of device.copy_bandwidth_gbps and of the peak FLOP rate of the row's
-// precision (FP64 for "double", FP32 otherwise: 8-bit kernels' integer operations are set
-// against the FP32 lane rate, an upper bound documented as such).
+// and their shares of device.copy_bandwidth_gbps and of the peak FLOP rate of the FLOPs'
+// precision (flop_precision, else precision: FP64 for "double", FP32 for "float"), the latter
+// for op_count "exact" only; GOP/s from int_ops (no peak: integer work is not set against the
+// FLOP rate).
 void finalize_rows(BenchReport& report);
 
 nlohmann::json to_json(const BenchReport& report);

@@ -127,10 +127,10 @@ void row_table(std::ostringstream& out, const std::vector<const BenchRow*>& rows
   const char* heads[] = {"case",   "size",    "prec",    "variant",         "launch shape",
                          "ms",     "spread%", "runs",    "total pinned ms", "x cpu1",
                          "x cpuN", "GB/s",    "%copyBW", "GFLOP/s",         "%peak",
-                         "note"};
+                         "GOP/s",  "note"};
   out << "<details><summary>all " << rows.size() << " rows</summary><table><tr>";
-  for (int i = 0; i < 16; ++i)
-    out << "<th" << (i < 5 || i == 15 ? " class=\"t\"" : "") << ">" << heads[i] << "</th>";
+  for (int i = 0; i < 17; ++i)
+    out << "<th" << (i < 5 || i == 16 ? " class=\"t\"" : "") << ">" << heads[i] << "</th>";
   out << "</tr>\n";
   for (const BenchRow* r : rows) {
     const std::string cells[] = {r->case_name,
@@ -148,10 +148,11 @@ void row_table(std::ostringstream& out, const std::vector<const BenchRow*>& rows
                                  present(r->bw_share) ? format_number(100 * r->bw_share) : "-",
                                  format_number(r->gflops),
                                  present(r->flop_share) ? format_number(100 * r->flop_share) : "-",
+                                 format_number(r->gops),
                                  r->note};
     out << "<tr>";
-    for (int i = 0; i < 16; ++i)
-      out << "<td" << (i < 5 || i == 15 ? " class=\"t\"" : "") << ">" << html_escape(cells[i])
+    for (int i = 0; i < 17; ++i)
+      out << "<td" << (i < 5 || i == 16 ? " class=\"t\"" : "") << ">" << html_escape(cells[i])
           << "</td>";
     out << "</tr>\n";
   }

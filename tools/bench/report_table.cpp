@@ -49,6 +49,7 @@ const std::vector<Column>& columns() {
       {"%copyBW", false, [](const BenchRow& r) { return share(r.bw_share); }},
       {"GFLOP/s", false, [](const BenchRow& r) { return num(r.gflops); }},
       {"%peak", false, [](const BenchRow& r) { return share(r.flop_share); }},
+      {"GOP/s", false, [](const BenchRow& r) { return num(r.gops); }},
       {"pairs/s", false, [](const BenchRow& r) { return num(r.pairs_per_s); }},
       {"MiB/pair", false,
        [](const BenchRow& r) { return num(r.device_bytes_per_pair / 1048576.0); }},
@@ -151,7 +152,9 @@ std::string format_markdown(const BenchReport& report) {
          "kernel + d2h. Bytes and "
          "FLOPs follow the counting rules in the comments of `tools/bench/*.cpp`; `%copyBW` is "
          "against the "
-         "copy bandwidth measured in the same run, `%peak` against the estimated peak FLOP rate.\n";
+         "copy bandwidth measured in the same run, `%peak` against the estimated peak FLOP rate, for exact operation counts only (`op_count`; "
+         "nominal counts such as spec §11's model leave it blank); integer operations are `GOP/s`, "
+         "never set against the FLOP peak.\n";
   for (const std::string& group : groups_in(report)) {
     const auto rows = rows_of(report, group);
     const auto cols = used_columns(rows);

@@ -48,15 +48,18 @@ struct BenchConfig {
   double cpu_budget_s = 0.5;  // ... or until this much time was spent (at least one call)
   int transfer_runs = 5;
   bool quick = false;
-  bool gpu = false;  // CUDA compiled in and a device present
+  bool gpu = false;                   // CUDA compiled in and a device present
+  std::vector<int> nick_windows;      // --windows: replaces the Nick sweep (empty: default)
+  bool nick_cpu_window_loop = false;  // --nick-cpu window-loop: time the seed's O(w^2) loop
 
   bool wants(const std::string& group) const;
   bool wants_precision(const std::string& precision) const;
   // The sizes a group runs at: --sizes when given, else the group's defaults (small ones with
   // --quick).
   std::vector<Size> sizes_for(const std::string& group) const;
-  // Nick windows timed at a size: the sweep 3..101 up to 1920x1080 pixels, w = 15 above
-  // (method 1 grows as w^2, which at 8192x8192 would take minutes).
+  // Nick windows timed at a size: --windows when given, else the sweep 3..101 up to 1920x1080
+  // pixels and w = 15 above (method 1 grows as w^2, which at 8192x8192 would take minutes);
+  // windows larger than the image are left out.
   std::vector<int> nick_windows_for(Size size) const;
 };
 
@@ -65,6 +68,9 @@ BenchConfig default_config(bool quick);
 
 // Parses "512x384,1080x800" (InvalidArgument naming the bad item).
 std::vector<Size> parse_sizes(const std::string& list);
+// Parses "2,10,100": plain decimals (no sign, no leading zero) in Nick's [2, 101], each once,
+// in the given order (InvalidArgument naming the bad item).
+std::vector<int> parse_windows(const std::string& list);
 // Parses a comma list against `allowed` ("all" selects every one); InvalidArgument otherwise.
 std::vector<std::string> parse_list(const std::string& list,
                                     const std::vector<std::string>& allowed, const char* what);

@@ -21,12 +21,14 @@ void run_seed000_smoothing(StudyRun& run);
 void run_seed001_histogram_images(StudyRun& run);
 void run_seed002_nick_windows(StudyRun& run);
 void run_seed002_nick_blocks(StudyRun& run);
+void run_seed004_a5_table9(StudyRun& run);
 
 namespace {
 
 constexpr const char* kSeed000 = "000_0f55ec79edcf9af8.txt";
 constexpr const char* kSeed001 = "001_719c7548ba02a046.txt";
 constexpr const char* kSeed002 = "002_d7f82ce826064d19.txt";
+constexpr const char* kSeed004 = "004_7194915161a0b2b2.txt";
 constexpr const char* kGtx480 = "NVIDIA GTX480 (Fermi, CC 2.0, 15 SMs, 177.4 GB/s)";
 constexpr const char* kRtx3070 = "NVIDIA RTX 3070 Laptop GPU at 100 W (CC 8.6, 40 SMs), i7 host";
 
@@ -97,6 +99,15 @@ const std::vector<Study>& study_table() {
        "a width of about 30 and 32x32 faster from about 40 on, and no stable pattern for methods "
        "2 and 3.",
        kRtx3070, run_seed002_nick_blocks},
+      {"seed004-a5-table9", kSeed004, "Chapter 3, Table 9; Appendices B and C",
+       "A5: the thesis's four forms of the block mean (Table 9), then all statistics on 1 and 40 "
+       "subbands",
+       "The mean of the 16x16 blocks (stride 4) of one 512x512 float subband, the measurement of "
+       "Table 9: the original form (a thread per block, strided loads), a 32x32 shared tile with "
+       "a nested loop, the same with the inner loop unrolled, and unrolled with the tile stored "
+       "bank-conflict-free; then every registered all-statistics form (std, skewness, kurtosis) "
+       "on one subband and on the 40 subbands of a pair, which the thesis leaves to future work.",
+       "NVIDIA Tesla K40 (Kepler GK110b, 15 SMs, 288 GB/s), CUDA 7.5", run_seed004_a5_table9},
   };
   return table;
 }
