@@ -46,12 +46,12 @@ template <class T>
     return test::images_equal(expected, actual);
 }
 
-// Runs every variant on every issue size, pitch, filter, poison and block shape; returns the runs.
+// Runs every variant on every size, pitch, filter, poison and block shape; returns the runs.
 template <class T>
-long long check_every_variant(std::uint32_t seed) {
+long long check_every_variant(std::uint32_t seed, const std::vector<test::Size>& sizes) {
   constexpr bool kFloat = std::is_same_v<T, float>;
   long long runs = 0;
-  for (const test::Size s : test::issue_sizes())
+  for (const test::Size s : sizes)
     for (std::ptrdiff_t pitch : test::pitches_for(s.width))
       for (ConvolveFilter f : filters_for(s, seed)) {
         Image<T> img(1, 1);
@@ -83,15 +83,27 @@ long long check_every_variant(std::uint32_t seed) {
 TEST(ConvolveCuda, EveryVariantMatchesCpuExactlyFloat) {
   MAD_REQUIRE_GPU();
   const long long runs = check_every_variant<float>(
-      test::announce_seed("ConvolveCuda.EveryVariantMatchesCpuExactlyFloat", 1101));
+      test::announce_seed("ConvolveCuda.EveryVariantMatchesCpuExactlyFloat", 1101),
+      test::issue_sizes());
   std::cout << "AGREEMENT kernels convolve float: " << runs << " variant runs bit-identical\n";
 }
 
 TEST(ConvolveCuda, EveryVariantMatchesCpuExactlyBytes) {
   MAD_REQUIRE_GPU();
   const long long runs = check_every_variant<std::uint8_t>(
-      test::announce_seed("ConvolveCuda.EveryVariantMatchesCpuExactlyBytes", 1201));
+      test::announce_seed("ConvolveCuda.EveryVariantMatchesCpuExactlyBytes", 1201),
+      test::issue_sizes());
   std::cout << "AGREEMENT kernels convolve 8-bit: " << runs << " variant runs bit-identical\n";
+}
+
+// The small-image set tools/gpu-check.sh runs under compute-sanitizer ('*Sanitizer*'): every
+// variant, both input types, filters 1, 3, 5 and 17, both block shapes, tight and padded pitches.
+TEST(ConvolveCudaSanitizer, EveryVariantOnSmallImages) {
+  MAD_REQUIRE_GPU();
+  const std::vector<test::Size> sizes = {{7, 3}, {61, 47}, {37, 70}};
+  check_every_variant<float>(test::announce_seed("ConvolveCudaSanitizer float", 1401), sizes);
+  check_every_variant<std::uint8_t>(test::announce_seed("ConvolveCudaSanitizer 8-bit", 1402),
+                                    sizes);
 }
 
 // Every filter side 1..17 and the seed's block-shape sweep (Table 4, legal shapes) at one size.
