@@ -19,6 +19,10 @@ void run_seed000_pixels_per_thread(StudyRun& run);
 void run_seed000_histogram(StudyRun& run);
 void run_seed000_smoothing(StudyRun& run);
 void run_seed001_histogram_images(StudyRun& run);
+void run_seed001_convolution_blocks(StudyRun& run);
+void run_seed001_filter_size(StudyRun& run);
+void run_seed001_constant_vs_global(StudyRun& run);
+void run_seed001_transfer_split(StudyRun& run);
 void run_seed002_nick_windows(StudyRun& run);
 void run_seed002_nick_blocks(StudyRun& run);
 void run_seed004_a5_table9(StudyRun& run);
@@ -30,6 +34,7 @@ constexpr const char* kSeed001 = "001_719c7548ba02a046.txt";
 constexpr const char* kSeed002 = "002_d7f82ce826064d19.txt";
 constexpr const char* kSeed004 = "004_7194915161a0b2b2.txt";
 constexpr const char* kGtx480 = "NVIDIA GTX480 (Fermi, CC 2.0, 15 SMs, 177.4 GB/s)";
+constexpr const char* kGtx480Das4 = "NVIDIA GTX480 (Fermi) on a DAS4 node, 16-thread host";
 constexpr const char* kRtx3070 = "NVIDIA RTX 3070 Laptop GPU at 100 W (CC 8.6, 40 SMs), i7 host";
 
 double to_ms(double value, const std::string& unit) {
@@ -83,7 +88,34 @@ const std::vector<Study>& study_table() {
        "95x95, 300x300, 949x949 and 3000x3000 (Table 1), then 3741x3741 images of five kinds: "
        "random, h_gradient, v_gradient, 256-striped (x mod 256), 20-striped (x mod 20) (Table 2); "
        "sequential, kernel and memory (transfer) times.",
-       "NVIDIA GTX480 (Fermi) on a DAS4 node, 16-thread host", run_seed001_histogram_images},
+       kGtx480Das4, run_seed001_histogram_images},
+      {"seed001-convolution-blocks", kSeed001, "§3.2, Figure 8, Appendix Table 4",
+       "convolution 5x5 at 1024x1024: kernel time over block shapes 2x2..32x64",
+       "The float convolution with the seed's 5x5 triangular filter on a 1024x1024 matrix, the "
+       "filter in constant memory (our global_cmem), 2-D blocks from 2x2 to 32x64 (Table 4); the "
+       "seed finds small blocks slow and no significant difference from 8x16 up, and keeps "
+       "32x16. 32x64 (2048 threads) is over CUDA's limit and is not run.",
+       kGtx480Das4, run_seed001_convolution_blocks},
+      {"seed001-filter-size", kSeed001, "§3.2, Figure 12, Appendix Table 8 (kernel)",
+       "convolution at 1024x1024: kernel time over filter sides 1..17, and the CPU's",
+       "The float convolution with the seed's N x N triangular filter, N = 1, 3, .., 17, filter in "
+       "constant memory, 32x16 blocks, 1024x1024 input (Table 8's size follows from Table 9); "
+       "kernel time against N, and our sequential CPU reference beside it.",
+       kGtx480Das4, run_seed001_filter_size},
+      {"seed001-constant-vs-global", kSeed001, "§3.2, Figures 9-11, Appendix Tables 5-7",
+       "convolution: filter in constant vs global memory, 3x3/5x5/9x9, N = 64..2048",
+       "The float convolution of N x N matrices, N = 64..2048, with the 3x3, 5x5 and 9x9 "
+       "triangular filters in constant memory (global_cmem) or global memory (global_gmem), "
+       "32x16 blocks, kernel time (Tables 5-7, microseconds); the seed finds constant memory "
+       "faster for small images, slower for moderate ones, irrelevant for large ones.",
+       kGtx480Das4, run_seed001_constant_vs_global},
+      {"seed001-transfer-split", kSeed001, "§3.2, Figure 12, Appendix Table 8",
+       "convolution at 1024x1024: kernel vs host<->device transfer time over filter sides 1..17",
+       "The constant-memory convolution at 1024x1024 with the N x N triangular filter, N = "
+       "1..17: kernel time against the time of copying the matrix to the device and the result "
+       "back (Table 8); the seed's transfers dominate at every N (the kernel is about 12% of the "
+       "total at 5x5).",
+       kGtx480Das4, run_seed001_transfer_split},
       {"seed002-nick-windows", kSeed002, "Comparació CPU vs Kernels GPU; Comparació Kernels GPU",
        "Nick binarization: CPU window loops vs GPU methods 1-3 over window widths 2..100",
        "Nick local binarization (k = -0.01 in the seed's runs) of one gray photograph whose size "

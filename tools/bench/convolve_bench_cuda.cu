@@ -1,0 +1,55 @@
+// Device timing of the convolution variants (tools/bench/convolve_bench.h).
+#include <algorithm>
+#include <vector>
+
+#include "common/cuda_check.h"
+#include "kernels/convolve_cuda.h"
+#include "kernels/device_image_cuda.h"
+#include "tools/bench/convolve_bench.h"
+#include "tools/bench/gpu_timer_cuda.h"
+
+namespace mad::bench {
+
+KernelTiming bench_convolve(ImageView<const float> src, const kernels::ConvolveFilter& filter,
+                            const std::string& variant, kernels::BlockShape block,
+                            const KernelBenchOptions& options) {
+  kernels::validate_convolve_filter(filter, false);
+  kernels::validate_block_shape(block, false, filter.size, sizeof(float));
+  if (src.empty()) throw InputError("bench convolve: the image is empty");
+  if (options.repeats < 1 || options.warmup < 0 || options.max_copies < 1)
+    throw InvalidArgument("bench: repeats must be >= 1, warmup >= 0 and max_copies >= 1");
+  const auto& row = kernels::convolve_variants().find(variant);
+  kernels::require_device("bench convolve");
+  KernelTiming t;
+  t.kernel = "convolve";
+  t.variant = row.name;
+  t.width = src.width;
+  t.height = src.height;
+  t.channels = 1;
+  t.bytes_read = t.bytes_written = static_cast<std::uint64_t>(src.width) * src.height * 4;
+  const std::size_t target = options.rotate_bytes ? options.rotate_bytes : 2 * l2_cache_bytes();
+  const std::size_t per_copy = 2 * t.bytes_read;  // input and output
+  t.copies = static_cast<int>(std::clamp<std::size_t>((target + per_copy - 1) / per_copy, 1,
+                                                      options.max_copies));
+  cuda::Stream stream;
+  const kernels::DeviceConvolveFilter f =
+      kernels::upload_convolve_filter(filter, false, stream.get());
+  std::vector<kernels::DeviceImage8> in, out;
+  for (int i = 0; i < t.copies; ++i) {
+    in.push_back(kernels::upload_image8(kernels::as_bytes(src), stream.get()));
+    out.push_back(kernels::make_device_image8(src.width * 4, src.height, src.pitch * 4));
+  }
+  GpuTimerOptions o;
+  o.warmup = options.warmup;
+  o.runs = options.repeats;
+  o.back_to_back = true;
+  t.time = time_gpu(stream.get(), o, [&](int i) {
+    const int c = i % t.copies;
+    row.launch.f32(kernels::from_bytes<const float>(
+                       ImageView<const std::uint8_t>(in[c].view)),
+                   kernels::from_bytes<float>(out[c].view), f.ref, block, stream.get());
+  });
+  return t;
+}
+
+}  // namespace mad::bench
