@@ -2,10 +2,11 @@
 //
 // Every variant is a pure streaming kernel: 3 or 4 bytes in, 1 byte out per pixel, so the
 // variants differ only in how threads map to pixels (the launch-shape study of the seeds):
-// one pixel per thread with 1-D or 2-D blocks, a grid-stride loop with P pixels per thread,
-// and vectorized 32/128-bit accesses. Layout (interleaved RGB, RGBA, planar) is a template
-// parameter so the per-pixel addressing is compile-time. The arithmetic is the integer form
-// of kernels/gray_formula.h, identical to the CPU reference.
+// one pixel per thread with 1-D or 2-D blocks (seed 000's grid configurations M1-M4 among
+// them: see launch_m4), a grid-stride loop with P pixels per thread, and vectorized 32/128-bit
+// accesses. Layout (interleaved RGB, RGBA, planar) is a template parameter so the per-pixel
+// addressing is compile-time. The arithmetic is the integer form of kernels/gray_formula.h
+// (kernels/gray_device.cuh), identical to the CPU reference.
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
