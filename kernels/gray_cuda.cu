@@ -2,10 +2,11 @@
 //
 // Every variant is a pure streaming kernel: 3 or 4 bytes in, 1 byte out per pixel, so the
 // variants differ only in how threads map to pixels (the launch-shape study of the seeds):
-// one pixel per thread with 1-D or 2-D blocks, a grid-stride loop with P pixels per thread,
-// and vectorized 32/128-bit accesses. Layout (interleaved RGB, RGBA, planar) is a template
-// parameter so the per-pixel addressing is compile-time. The arithmetic is the integer form
-// of kernels/gray_formula.h, identical to the CPU reference.
+// one pixel per thread with 1-D or 2-D blocks (seed 000's grid configurations M1-M4 among
+// them: see launch_m4), a grid-stride loop with P pixels per thread, and vectorized 32/128-bit
+// accesses. Layout (interleaved RGB, RGBA, planar) is a template parameter so the per-pixel
+// addressing is compile-time. The arithmetic is the integer form of kernels/gray_formula.h
+// (kernels/gray_device.cuh), identical to the CPU reference.
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -13,35 +14,20 @@
 #include "common/cuda_check.h"
 #include "kernels/device_image_cuda.h"
 #include "kernels/gray_cuda.h"
-#include "kernels/gray_formula.h"
+#include "kernels/gray_device.cuh"
+#include "kernels/pixel_walk.cuh"
 
 namespace mad::kernels {
 namespace {
 
-constexpr int kPlanar = 1;  // the kChannels value that selects the planar layout
+using gray_device::convert;
+using gray_device::gray_at;
+using gray_device::kPlanar;
+using gray_device::out_at;
+using gray_device::with_layout;
+
 constexpr int kThreads = 256;
 constexpr int kMaxGridY = 65535;
-
-__device__ __forceinline__ std::uint8_t convert(std::uint32_t r, std::uint32_t g, std::uint32_t b,
-                                                GrayWeighting w) {
-  return w == GrayWeighting::Matlab ? gray_matlab_fixed(r, g, b) : gray_darken_exact(r, g, b);
-}
-
-template <int kChannels>
-__device__ __forceinline__ std::uint8_t gray_at(const RgbView8& s, GrayWeighting w, int y, int x) {
-  const std::uint8_t* row = s.data + static_cast<std::ptrdiff_t>(y) * s.pitch;
-  if constexpr (kChannels == kPlanar) {
-    const std::uint8_t* p = row + x;
-    return convert(p[0], p[s.plane_stride], p[2 * s.plane_stride], w);
-  } else {
-    const std::uint8_t* p = row + static_cast<std::ptrdiff_t>(x) * kChannels;
-    return convert(p[0], p[1], p[2], w);
-  }
-}
-
-__device__ __forceinline__ std::uint8_t* out_at(ImageView<std::uint8_t> d, int y, int x) {
-  return d.data + static_cast<std::ptrdiff_t>(y) * d.pitch + x;
-}
 
 // pixel_1d: one pixel per thread over the flattened image.
 template <int kChannels>
@@ -61,26 +47,18 @@ __global__ void gray_pixel_2d_kernel(RgbView8 src, GrayWeighting w, ImageView<st
     *out_at(dst, y, x) = gray_at<kChannels>(src, w, y, x);
 }
 
-// grid_stride: consecutive threads take consecutive pixels, then jump by the grid size; the
-// (y, x) position is advanced incrementally so the loop has no division.
+// grid_stride: consecutive threads take consecutive pixels, then jump by the grid's thread
+// count (seed 000 Listing 3). Threads are numbered across any 1-D or 2-D grid of 1-D or 2-D
+// blocks (kernels/pixel_walk.cuh), so the same kernel also serves the seed's M4.
 template <int kChannels>
 __global__ void gray_grid_stride_kernel(RgbView8 src, GrayWeighting w,
                                         ImageView<std::uint8_t> dst) {
   const long long n = static_cast<long long>(src.width) * src.height;
-  const long long stride = static_cast<long long>(gridDim.x) * blockDim.x;
-  long long i = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
+  const long long stride = grid_thread_count();
+  long long i = flat_thread_index();
   if (i >= n) return;
-  int y = static_cast<int>(i / src.width), x = static_cast<int>(i % src.width);
-  const int dy = static_cast<int>(stride / src.width), dx = static_cast<int>(stride % src.width);
-  for (; i < n; i += stride) {
-    *out_at(dst, y, x) = gray_at<kChannels>(src, w, y, x);
-    x += dx;
-    y += dy;
-    if (x >= src.width) {
-      x -= src.width;
-      ++y;
-    }
-  }
+  for (PixelWalk p(i, stride, src.width); i < n; i += stride, p.advance())
+    *out_at(dst, p.y, p.x) = gray_at<kChannels>(src, w, p.y, p.x);
 }
 
 template <int kVec>
@@ -162,17 +140,6 @@ void check_shapes(const RgbView8& src, ImageView<std::uint8_t> dst) {
                           std::to_string(src.height) + " image");
 }
 
-// Calls fn(std::integral_constant<int, kChannels>) for the view's layout.
-template <class Fn>
-void with_layout(const RgbView8& src, Fn&& fn) {
-  if (src.layout == RgbLayout::Planar)
-    fn(std::integral_constant<int, kPlanar>{});
-  else if (src.channels == 3)
-    fn(std::integral_constant<int, 3>{});
-  else
-    fn(std::integral_constant<int, 4>{});
-}
-
 unsigned blocks_for(long long items, long long per_block) {
   const long long blocks = (items + per_block - 1) / per_block;
   if (blocks > 0x7fffffffLL) throw InvalidArgument("gray: image too large for a 1-D grid");
@@ -180,9 +147,9 @@ unsigned blocks_for(long long items, long long per_block) {
 }
 
 void launch_grid_stride_blocks(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst,
-                               unsigned blocks, cudaStream_t s) {
+                               dim3 grid, dim3 block, cudaStream_t s) {
   with_layout(src, [&](auto ch) {
-    gray_grid_stride_kernel<decltype(ch)::value><<<blocks, kThreads, 0, s>>>(src, w, dst);
+    gray_grid_stride_kernel<decltype(ch)::value><<<grid, block, 0, s>>>(src, w, dst);
     MAD_CUDA_CHECK_LAUNCH();
   });
 }
@@ -220,15 +187,28 @@ void launch_grid_stride(const RgbView8& src, GrayWeighting w, ImageView<std::uin
                         cudaStream_t s) {
   check_shapes(src, dst);
   const long long n = static_cast<long long>(src.width) * src.height;
-  launch_grid_stride_blocks(src, w, dst, blocks_for(n, static_cast<long long>(kThreads) * kPixels),
-                            s);
+  launch_grid_stride_blocks(src, w, dst,
+                            dim3(blocks_for(n, static_cast<long long>(kThreads) * kPixels)),
+                            dim3(kThreads), s);
 }
 
 // Fixed grid of 4 resident-size blocks per SM, whatever the image size.
 void launch_grid_stride_fixed(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst,
                               cudaStream_t s) {
   check_shapes(src, dst);
-  launch_grid_stride_blocks(src, w, dst, static_cast<unsigned>(4 * device_sm_count()), s);
+  launch_grid_stride_blocks(src, w, dst, dim3(static_cast<unsigned>(4 * device_sm_count())),
+                            dim3(kThreads), s);
+}
+
+// The seed's M4 (seed 000 §4): M3's grid of 32-wide, 8-tall blocks, ceil(width / 32) x
+// ceil(height / 8) of them, but threads numbered consecutively over the flattened image as in
+// M2, so only threads of the last block(s) idle. (M1 is launch_pixel_2d<256, 1>, M2 is
+// launch_pixel_1d, M3 is launch_pixel_2d<32, 8>.) Past 65535 block rows the grid-stride loop
+// covers the rest.
+void launch_m4(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst, cudaStream_t s) {
+  check_shapes(src, dst);
+  const dim3 grid((src.width + 31) / 32, std::min((src.height + 7) / 8, kMaxGridY));
+  launch_grid_stride_blocks(src, w, dst, grid, dim3(32, 8), s);
 }
 
 template <int kVec>
@@ -246,12 +226,14 @@ void launch_vector(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t>
 // The instances the registry names.
 #define INSTANTIATE(...) \
   template void __VA_ARGS__(const RgbView8&, GrayWeighting, ImageView<std::uint8_t>, cudaStream_t);
+INSTANTIATE(launch_pixel_2d<256, 1>)
 INSTANTIATE(launch_pixel_2d<32, 8>)
 INSTANTIATE(launch_pixel_2d<32, 16>)
 INSTANTIATE(launch_grid_stride<1>)
 INSTANTIATE(launch_grid_stride<2>)
 INSTANTIATE(launch_grid_stride<4>)
 INSTANTIATE(launch_grid_stride<8>)
+INSTANTIATE(launch_grid_stride<10>)
 INSTANTIATE(launch_grid_stride<16>)
 INSTANTIATE(launch_grid_stride<32>)
 INSTANTIATE(launch_vector<4>)

@@ -31,13 +31,10 @@ void gray_cuda(const RgbView8& rgb, GrayWeighting weighting, ImageView<std::uint
     throw InvalidArgument("gray: output size differs from the input size");
   const auto& row = gray_variants().find(options.variant);
   require_device("gray");
-  cuda::Stream stream;
-  const DeviceRgb8 src = upload_rgb8(rgb, stream.get());
-  DeviceImage8 dst = make_device_image8(out.width, out.height, out.pitch);
-  fill_image8(dst.view, options.poison, stream.get());
-  row.launch(src.view, weighting, dst.view, stream.get());
-  download_image8(dst.view, out, stream.get());
-  stream.synchronize();
+  run_gray_kernel(rgb, out, options.poison,
+                  [&](const RgbView8& src, ImageView<std::uint8_t> dst, cudaStream_t s) {
+                    row.launch(src, weighting, dst, s);
+                  });
 }
 
 Image<std::uint8_t> gray_cuda(const RgbView8& rgb, GrayWeighting weighting,

@@ -13,6 +13,7 @@ template <int kPixels>
 void launch_grid_stride(const RgbView8&, GrayWeighting, ImageView<std::uint8_t>, StreamHandle);
 void launch_grid_stride_fixed(const RgbView8&, GrayWeighting, ImageView<std::uint8_t>,
                               StreamHandle);
+void launch_m4(const RgbView8&, GrayWeighting, ImageView<std::uint8_t>, StreamHandle);
 template <int kVec>
 void launch_vector(const RgbView8&, GrayWeighting, ImageView<std::uint8_t>, StreamHandle);
 }  // namespace gray_detail
@@ -40,6 +41,9 @@ const VariantRegistry<GrayLaunch>& gray_variants() {
           {"grid_stride_p8", "grid-stride loop, 8 pixels per thread",
            "256-thread 1-D CTAs, grid-stride, ~8 pixels per thread",
            MAD_CUDA_LAUNCH(launch_grid_stride<8>)},
+          {"grid_stride_p10", "grid-stride loop, 10 pixels per thread (seed 000's best, Table 2)",
+           "256-thread 1-D CTAs, grid-stride, ~10 pixels per thread",
+           MAD_CUDA_LAUNCH(launch_grid_stride<10>)},
           {"grid_stride_p16", "grid-stride loop, 16 pixels per thread",
            "256-thread 1-D CTAs, grid-stride, ~16 pixels per thread",
            MAD_CUDA_LAUNCH(launch_grid_stride<16>)},
@@ -49,6 +53,13 @@ const VariantRegistry<GrayLaunch>& gray_variants() {
           {"grid_stride_fixed", "grid-stride loop over a fixed grid of 4 blocks per SM",
            "256-thread 1-D CTAs, 4 per SM, grid-stride over every pixel",
            MAD_CUDA_LAUNCH(launch_grid_stride_fixed)},
+          // Seed 000's grid configurations (§4): M2 is pixel_1d and M3 is pixel_2d_32x8.
+          {"m1", "seed 000 M1: 256x1 blocks, one grid row per image row, idle threads at the right",
+           "256x1 CTAs in a ceil(W/256) x H grid, one thread per pixel",
+           MAD_CUDA_LAUNCH(launch_pixel_2d<256, 1>)},
+          {"m4", "seed 000 M4: M3's 32x8 blocks and grid, threads consecutive over all pixels",
+           "32x8 CTAs in a ceil(W/32) x ceil(H/8) grid, thread i takes flat pixel i",
+           MAD_CUDA_LAUNCH(launch_m4)},
           {"vector4", "4 pixels per thread, 32-bit loads/stores (scalar on unaligned rows)",
            "256-thread 1-D CTAs, one thread per 4 pixels of a row",
            MAD_CUDA_LAUNCH(launch_vector<4>)},

@@ -8,7 +8,11 @@
 //   shared_warp        one shared histogram per warp (8 per block), merged at the end;
 //   shared_warp_match  as shared_warp, but lanes holding equal values are grouped with
 //                      __match_any_sync and one leader adds the group's count;
-//   cub                cub::DeviceHistogram::HistogramEven, the library anchor.
+//   cub                cub::DeviceHistogram::HistogramEven, the library anchor;
+//   shared_{block,warp}_pP, shared_{block,warp}_fixed_60x45, shared_block_2d_32x8
+//                      seed 000's launch shapes (§7, Figures 15-22, Table 7) of the
+//                      privatized kernel in kernels/histogram_device.cuh: P flat pixels per
+//                      thread, the seed's fixed 60x45 grid, or 2-D blocks.
 // The shared variants read 4 pixels per thread with one 32-bit load when the row allows it.
 // Bins are 32-bit integer atomics: exact and order-independent (STYLE rule 10).
 #include <cub/device/device_histogram.cuh>
@@ -18,6 +22,7 @@
 #include "common/cuda_check.h"
 #include "kernels/device_image_cuda.h"
 #include "kernels/histogram_cuda.h"
+#include "kernels/histogram_device.cuh"
 
 namespace mad::kernels {
 namespace {
@@ -128,6 +133,14 @@ GroupGrid group_grid(ImageView<const std::uint8_t> src) {
   return g;
 }
 
+// The privatized kernel's pixel source: the gray image itself.
+struct GrayPixels {
+  ImageView<const std::uint8_t> src;
+  __device__ unsigned operator()(int y, int x) const {
+    return src.data[static_cast<std::ptrdiff_t>(y) * src.pitch + x];
+  }
+};
+
 // One bin per value: 257 levels 0..256, so bin v holds the samples in [v, v+1).
 std::size_t cub_temp_bytes(const std::uint8_t* data, std::uint32_t* bins, int width, int height,
                            std::ptrdiff_t pitch, cudaStream_t s) {
@@ -186,6 +199,44 @@ void launch_cub(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceSc
       static_cast<std::size_t>(src.pitch), s));
   MAD_CUDA_CHECK_LAUNCH();
 }
+
+// Seed 000's flat shapes: 256-thread blocks, kPixels flat pixels per thread from a dynamic
+// grid, or (kPixels == 0) the seed's fixed 60x45 grid whatever the image.
+template <bool kPerWarp, int kPixels>
+void launch_flat(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch,
+                 cudaStream_t s) {
+  check_input(src, bins);
+  histogram_device::launch_privatized<kThreads, kPerWarp, true>(
+      histogram_device::flat_grid(src.width, src.height, kPixels, kThreads), dim3(kThreads),
+      src.width, src.height, GrayPixels{src}, bins, s);
+}
+
+// Seed 000's 2-D blocks (Figure 15): one per-block shared histogram, one pixel per thread.
+template <int kBx, int kBy>
+void launch_shared_block_2d(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch,
+                            cudaStream_t s) {
+  check_input(src, bins);
+  histogram_device::launch_privatized<kBx * kBy, false, false>(
+      histogram_device::tile_grid(src.width, src.height, kBx, kBy), dim3(kBx, kBy), src.width,
+      src.height, GrayPixels{src}, bins, s);
+}
+
+#define INSTANTIATE(...)                                                                  \
+  template void __VA_ARGS__(ImageView<const std::uint8_t>, std::uint32_t*, DeviceScratch, \
+                            cudaStream_t);
+#define INSTANTIATE_FLAT(P) INSTANTIATE(launch_flat<false, P>) INSTANTIATE(launch_flat<true, P>)
+INSTANTIATE_FLAT(histogram_device::kSeedFixedGrid)
+INSTANTIATE_FLAT(1)
+INSTANTIATE_FLAT(2)
+INSTANTIATE_FLAT(4)
+INSTANTIATE_FLAT(8)
+INSTANTIATE_FLAT(10)
+INSTANTIATE_FLAT(16)
+INSTANTIATE_FLAT(30)
+INSTANTIATE_FLAT(32)
+INSTANTIATE(launch_shared_block_2d<32, 8>)
+#undef INSTANTIATE_FLAT
+#undef INSTANTIATE
 
 template void launch_shared_warp<false>(ImageView<const std::uint8_t>, std::uint32_t*,
                                         DeviceScratch, cudaStream_t);

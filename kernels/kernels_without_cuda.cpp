@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "kernels/gray.h"
+#include "kernels/gray_histogram.h"
 #include "kernels/histogram.h"
 #include "kernels/nick.h"
 #include "kernels/smooth.h"
@@ -16,6 +17,10 @@ void gray_cuda(const RgbView8&, GrayWeighting, ImageView<std::uint8_t>, const Cu
 }
 Image<std::uint8_t> gray_cuda(const RgbView8&, GrayWeighting, const CudaRunOptions&) {
   throw_no_cuda_backend("gray");
+}
+Histogram gray_histogram_cuda(const RgbView8&, GrayWeighting, ImageView<std::uint8_t>,
+                              const CudaRunOptions&) {
+  no_cuda("gray+histogram");
 }
 Histogram histogram_cuda(ImageView<const std::uint8_t>, const CudaRunOptions&) {
   throw_no_cuda_backend("histogram");

@@ -7,6 +7,10 @@
 //   tile              a 32x8 block stages its (32+4)x(8+4) input tile with the 2-pixel halo in
 //                     shared memory (zeros outside the image), 25 taps from shared memory;
 //   tile_gmem         the same with the filter in global memory;
+//   global_32x16, tile_32x16, global_32x16_pP
+//                     (seed 000 §8) the seed's 16x32 blocks (16 rows of 32 threads; its 8x32
+//                     are our 32x8), and P output pixels per thread down a column: a grid of
+//                     ceil(H / (16 P)) block rows whose threads step by the grid's height;
 //   padded            (seed 003) a first kernel writes a zero-padded copy into scratch; the
 //                     second reads all 25 taps with no edge checks. The pad pass is timed too.
 // Zero padding adds nothing to S; W comes from the closed form in smooth.h. All arithmetic is
@@ -22,7 +26,6 @@ namespace {
 
 constexpr int kBx = 32, kBy = 8;
 constexpr int kR = kSmoothRadius;
-constexpr int kTileW = kBx + 2 * kR, kTileH = kBy + 2 * kR;
 constexpr int kMaxChannels = 4;
 constexpr int kMaxGridY = 65535;
 
@@ -88,18 +91,19 @@ __global__ void smooth_global_kernel(ImageView<const std::uint8_t> src, int chan
   }
 }
 
-template <bool kConstFilter>
+template <bool kConstFilter, int kBlockX, int kBlockY>
 __global__ void smooth_tile_kernel(ImageView<const std::uint8_t> src, int channels,
                                    ImageView<std::uint8_t> dst) {
+  constexpr int kTileW = kBlockX + 2 * kR, kTileH = kBlockY + 2 * kR;
   __shared__ std::uint8_t tile[kTileH][kTileW * kMaxChannels];
   const int width = src.width / channels, height = src.height;
   const int tile_samples = kTileW * channels;
-  const int tid = threadIdx.y * kBx + threadIdx.x;
-  const int x0 = blockIdx.x * kBx;
+  const int tid = threadIdx.y * kBlockX + threadIdx.x;
+  const int x0 = blockIdx.x * kBlockX;
   const int x = x0 + threadIdx.x;
   // The y loop is per block (uniform), so the barriers inside it are safe.
-  for (int y0 = blockIdx.y * kBy; y0 < height; y0 += gridDim.y * kBy) {
-    for (int i = tid; i < kTileH * tile_samples; i += kBx * kBy) {
+  for (int y0 = blockIdx.y * kBlockY; y0 < height; y0 += gridDim.y * kBlockY) {
+    for (int i = tid; i < kTileH * tile_samples; i += kBlockX * kBlockY) {
       const int ty = i / tile_samples, ts = i - ty * tile_samples;
       const int gy = y0 + ty - kR, gx = x0 + ts / channels - kR;
       const bool inside = gy >= 0 && gy < height && gx >= 0 && gx < width;
@@ -175,17 +179,35 @@ int padded_pitch(int width, int channels) {
 // The launch functions, registered in kernels/smooth_variants.cpp.
 namespace smooth_detail {
 
+// The global and tile kernels on kBlockX x kBlockY blocks, each thread computing kRows output
+// pixels down its column (the kernels step by the grid's height).
+template <bool kTile, bool kConstFilter, int kBlockX, int kBlockY, int kRows>
+void launch_blocks(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
+                   cudaStream_t s) {
+  check_shapes(src, channels, dst);
+  constexpr int kRowsPerBlock = kBlockY * kRows;
+  const dim3 grid((src.width / channels + kBlockX - 1) / kBlockX,
+                  std::min((src.height + kRowsPerBlock - 1) / kRowsPerBlock, kMaxGridY));
+  const dim3 block(kBlockX, kBlockY);
+  if constexpr (kTile)
+    smooth_tile_kernel<kConstFilter, kBlockX, kBlockY><<<grid, block, 0, s>>>(src, channels, dst);
+  else
+    smooth_global_kernel<kConstFilter><<<grid, block, 0, s>>>(src, channels, dst);
+  MAD_CUDA_CHECK_LAUNCH();
+}
+
 // The global and tile variants share a launch shape: one thread per output pixel.
 template <bool kTile, bool kConstFilter>
 void launch_per_pixel(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
                       DeviceScratch, cudaStream_t s) {
-  check_shapes(src, channels, dst);
-  const dim3 grid = pixel_grid(src.width / channels, src.height);
-  if constexpr (kTile)
-    smooth_tile_kernel<kConstFilter><<<grid, dim3(kBx, kBy), 0, s>>>(src, channels, dst);
-  else
-    smooth_global_kernel<kConstFilter><<<grid, dim3(kBx, kBy), 0, s>>>(src, channels, dst);
-  MAD_CUDA_CHECK_LAUNCH();
+  launch_blocks<kTile, kConstFilter, kBx, kBy, 1>(src, channels, dst, s);
+}
+
+// Seed 000's block shapes and pixels per thread (filter in constant memory, as the seed's).
+template <bool kTile, int kBlockX, int kBlockY, int kRows>
+void launch_shape(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
+                  DeviceScratch, cudaStream_t s) {
+  launch_blocks<kTile, true, kBlockX, kBlockY, kRows>(src, channels, dst, s);
 }
 
 void launch_padded(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
@@ -203,6 +225,18 @@ void launch_padded(ImageView<const std::uint8_t> src, int channels, ImageView<st
                                                                             dst);
   MAD_CUDA_CHECK_LAUNCH();
 }
+
+#define INSTANTIATE_SHAPE(...)                                                \
+  template void launch_shape<__VA_ARGS__>(ImageView<const std::uint8_t>, int, \
+                                          ImageView<std::uint8_t>, DeviceScratch, cudaStream_t);
+INSTANTIATE_SHAPE(false, 32, 16, 1)
+INSTANTIATE_SHAPE(true, 32, 16, 1)
+INSTANTIATE_SHAPE(false, 32, 16, 2)
+INSTANTIATE_SHAPE(false, 32, 16, 4)
+INSTANTIATE_SHAPE(false, 32, 16, 8)
+INSTANTIATE_SHAPE(false, 32, 16, 15)
+INSTANTIATE_SHAPE(false, 32, 16, 16)
+#undef INSTANTIATE_SHAPE
 
 template void launch_per_pixel<false, true>(ImageView<const std::uint8_t>, int,
                                             ImageView<std::uint8_t>, DeviceScratch, cudaStream_t);

@@ -184,6 +184,10 @@ TEST(BenchConfig, LaunchShapesFromVariantNames) {
   EXPECT_EQ(shape("vector4").pixels_per_thread, 4);
   EXPECT_EQ(shape("method2_32x32").launch_shape, "2-D 32x32 blocks");
   EXPECT_EQ(shape("shared_warp").launch_shape, "");
+  EXPECT_EQ(shape("shared_warp_p30").pixels_per_thread, 30);
+  EXPECT_EQ(shape("shared_warp_fixed_60x45").grid, "fixed");
+  EXPECT_EQ(shape("global_32x16_p15").launch_shape, "2-D 32x16 blocks");
+  EXPECT_EQ(shape("global_32x16_p15").pixels_per_thread, 15);
 }
 
 TEST(BenchSummary, GoalFiguresComeFromTheRows) {

@@ -12,44 +12,13 @@
 namespace mad::kernels {
 namespace {
 
-// Owns the bytes of one RgbView8 test input.
-struct RgbInput {
-  std::string name;
-  std::vector<std::uint8_t> bytes;
-  RgbView8 view;
-};
-
-std::vector<RgbInput> inputs_for(test::Size s, std::uint32_t seed) {
-  std::vector<RgbInput> out;
-  for (int channels : {3, 4})
-    for (std::ptrdiff_t pitch : test::pitches_for(s.width * channels)) {
-      const Image<std::uint8_t> img =
-          test::random_bytes(s.width * channels, s.height, seed++, pitch);
-      RgbInput in{(channels == 3 ? "rgb" : "rgba") + std::string(" pitch ") + std::to_string(pitch),
-                  std::vector<std::uint8_t>(img.data(), img.data() + img.pitch() * img.height()),
-                  {}};
-      in.view = interleaved_rgb(
-          ImageView<const std::uint8_t>(in.bytes.data(), s.width * channels, s.height, pitch),
-          channels);
-      out.push_back(std::move(in));
-    }
-  // Planar, with an odd plane stride so the planes' alignments differ.
-  const std::ptrdiff_t pitch = s.width + 13, stride = pitch * s.height + 7;
-  const Image<std::uint8_t> planes = test::random_bytes(static_cast<int>(stride), 3, seed, stride);
-  RgbInput in{"planar pitch " + std::to_string(pitch),
-              std::vector<std::uint8_t>(planes.data(), planes.data() + 3 * stride),
-              {}};
-  in.view = planar_rgb(in.bytes.data(), s.width, s.height, pitch, stride);
-  out.push_back(std::move(in));
-  return out;
-}
 
 TEST(GrayCuda, EveryVariantMatchesCpuExactly) {
   MAD_REQUIRE_GPU();
   long long runs = 0;
   std::uint32_t seed = test::announce_seed("GrayCuda.EveryVariantMatchesCpuExactly", 4601);
   for (const test::Size s : test::issue_sizes()) {
-    for (const RgbInput& in : inputs_for(s, seed)) {
+    for (const test::RgbInput& in : test::rgb_inputs_for(s, seed)) {
       for (GrayWeighting w : {GrayWeighting::Matlab, GrayWeighting::Darken}) {
         const Image<std::uint8_t> expected = gray_cpu(in.view, w);
         for (const VariantInfo& v : gray_variants().infos())

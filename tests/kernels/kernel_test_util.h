@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/image.h"
+#include "kernels/gray.h"
 
 namespace mad::kernels::test {
 
@@ -76,6 +77,39 @@ inline ::testing::AssertionResult images_equal(ImageView<const std::uint8_t> exp
       }
   if (bad == 0) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << bad << " differing samples; " << first.str();
+}
+
+// Owns the bytes of one RgbView8 test input.
+struct RgbInput {
+  std::string name;
+  std::vector<std::uint8_t> bytes;
+  RgbView8 view;
+};
+
+// Every RGB layout of a seeded random s-sized image: RGB and RGBA with each of pitches_for's
+// pitches, and planar with an odd pitch and plane stride.
+inline std::vector<RgbInput> rgb_inputs_for(Size s, std::uint32_t seed) {
+  std::vector<RgbInput> out;
+  for (int channels : {3, 4})
+    for (std::ptrdiff_t pitch : pitches_for(s.width * channels)) {
+      const Image<std::uint8_t> img = random_bytes(s.width * channels, s.height, seed++, pitch);
+      RgbInput in{(channels == 3 ? "rgb" : "rgba") + std::string(" pitch ") + std::to_string(pitch),
+                  std::vector<std::uint8_t>(img.data(), img.data() + img.pitch() * img.height()),
+                  {}};
+      in.view = interleaved_rgb(
+          ImageView<const std::uint8_t>(in.bytes.data(), s.width * channels, s.height, pitch),
+          channels);
+      out.push_back(std::move(in));
+    }
+  // Planar, with an odd plane stride so the planes' alignments differ.
+  const std::ptrdiff_t pitch = s.width + 13, stride = pitch * s.height + 7;
+  const Image<std::uint8_t> planes = random_bytes(static_cast<int>(stride), 3, seed, stride);
+  RgbInput in{"planar pitch " + std::to_string(pitch),
+              std::vector<std::uint8_t>(planes.data(), planes.data() + 3 * stride),
+              {}};
+  in.view = planar_rgb(in.bytes.data(), s.width, s.height, pitch, stride);
+  out.push_back(std::move(in));
+  return out;
 }
 
 }  // namespace mad::kernels::test

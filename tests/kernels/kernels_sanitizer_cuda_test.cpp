@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "kernels/gray.h"
+#include "kernels/gray_histogram.h"
 #include "kernels/histogram.h"
 #include "kernels/nick.h"
 #include "kernels/smooth.h"
@@ -32,6 +33,13 @@ TEST(KernelsCudaSanitizer, EveryVariantOnSmallImages) {
       for (const VariantInfo& v : histogram_variants().infos())
         EXPECT_EQ(histogram_cuda(gray.cview(), {v.name, 0x5A}), histogram_cpu(gray.cview()))
             << "histogram " << v.name;
+      for (const VariantInfo& v : gray_histogram_variants().infos()) {
+        Image<std::uint8_t> fused(s.width, s.height);
+        EXPECT_EQ(gray_histogram_cuda(view, GrayWeighting::Matlab, fused.view(), {v.name, 0x5A}),
+                  histogram_cpu(gray.cview()))
+            << "gray+histogram " << v.name;
+        EXPECT_TRUE(test::images_equal(gray.cview(), fused.cview())) << "gray+histogram " << v.name;
+      }
       const Image<std::uint8_t> smooth = smooth_cpu(rgb.cview(), 3);
       for (const VariantInfo& v : smooth_variants().infos())
         EXPECT_TRUE(

@@ -96,9 +96,15 @@ void describe_launch_shape(BenchRow& row) {
   } else if (std::regex_search(v, m, std::regex("vector([0-9]+)"))) {
     row.launch_shape = "vector loads, 1-D blocks";
     row.pixels_per_thread = std::stoi(m[1]);
+  } else if (std::regex_search(v, m, std::regex("^shared_(block|warp)_p([0-9]+)$"))) {
+    row.launch_shape = "grid-stride loop, 1-D blocks";
+    row.pixels_per_thread = std::stoi(m[2]);
   } else if (std::regex_search(v, m, std::regex("([0-9]+)x([0-9]+)"))) {
     row.launch_shape = "2-D " + m[1].str() + "x" + m[2].str() + " blocks";
-    row.pixels_per_thread = v.find("pixel") != std::string::npos ? 1 : 0;
+    std::smatch p;  // "global_32x16_p15": 15 pixels per thread down a column
+    row.pixels_per_thread = std::regex_search(v, p, std::regex("_p([0-9]+)$")) ? std::stoi(p[1])
+                            : v.find("pixel") != std::string::npos             ? 1
+                                                                               : 0;
   } else if (v.find("_1d") != std::string::npos) {
     row.launch_shape = "1-D blocks";
     row.pixels_per_thread = v.find("pixel") != std::string::npos ? 1 : 0;

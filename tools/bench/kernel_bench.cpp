@@ -13,6 +13,10 @@ KernelTiming bench_gray(const kernels::RgbView8&, kernels::GrayWeighting, const 
                         const KernelBenchOptions&) {
   throw_no_cuda_backend("bench gray");
 }
+KernelTiming bench_gray_histogram(const kernels::RgbView8&, kernels::GrayWeighting,
+                                  const std::string&, const KernelBenchOptions&) {
+  no_cuda("bench gray+histogram");
+}
 KernelTiming bench_histogram(ImageView<const std::uint8_t>, const std::string&,
                              const KernelBenchOptions&) {
   throw_no_cuda_backend("bench histogram");

@@ -30,7 +30,7 @@ struct KernelBenchOptions {
 };
 
 struct KernelTiming {
-  std::string kernel;   // "gray", "darken", "histogram", "smooth", "nick"
+  std::string kernel;   // "gray", "darken", "gray+histogram", "histogram", "smooth", "nick"
   std::string variant;  // the registered name that ran (the default when none was given)
   int width = 0, height = 0, channels = 0;
   int copies = 0;    // input/output copies rotated through
@@ -43,6 +43,11 @@ struct KernelTiming {
 
 KernelTiming bench_gray(const kernels::RgbView8& rgb, kernels::GrayWeighting weighting,
                         const std::string& variant, const KernelBenchOptions& options = {});
+// The fused gray+histogram of seed 000 (kernels/gray_histogram.h): RGB in, gray plane and bins
+// out; kernel "gray+histogram" or "darken+histogram".
+KernelTiming bench_gray_histogram(const kernels::RgbView8& rgb, kernels::GrayWeighting weighting,
+                                  const std::string& variant,
+                                  const KernelBenchOptions& options = {});
 KernelTiming bench_histogram(ImageView<const std::uint8_t> gray, const std::string& variant,
                              const KernelBenchOptions& options = {});
 KernelTiming bench_smooth(ImageView<const std::uint8_t> samples, int channels,

@@ -5,6 +5,7 @@
 #include "common/cuda_check.h"
 #include "kernels/device_image_cuda.h"
 #include "kernels/gray_cuda.h"
+#include "kernels/gray_histogram.h"
 #include "kernels/histogram_cuda.h"
 #include "tools/bench/kernel_bench.h"
 #include "kernels/nick_cuda.h"
@@ -76,6 +77,35 @@ ImageCopies make_copies(ImageView<const std::uint8_t> host, int copies, cudaStre
   return c;
 }
 
+// The record of an RGB -> gray kernel: "gray" or "darken" plus `suffix`, every sample read and
+// the gray plane (plus `extra_written` bytes) written, and the copies to rotate through.
+KernelTiming describe_rgb(const std::string& suffix, kernels::GrayWeighting weighting,
+                          const char* variant, const kernels::RgbView8& rgb,
+                          std::uint64_t extra_written, const KernelBenchOptions& options) {
+  const int channels = rgb.layout == kernels::RgbLayout::Interleaved ? rgb.channels : 3;
+  const std::string kernel =
+      (weighting == kernels::GrayWeighting::Matlab ? "gray" : "darken") + suffix;
+  KernelTiming t = describe(kernel.c_str(), variant, rgb.width, rgb.height, channels);
+  t.bytes_read = pixels(rgb.width, rgb.height) * channels;
+  t.bytes_written = pixels(rgb.width, rgb.height) + extra_written;
+  t.copies = copies_for(rgb.extent_bytes() + t.bytes_written, options);
+  return t;
+}
+
+// `copies` uploads of an RGB input, each with a tight gray output plane.
+struct RgbCopies {
+  std::vector<kernels::DeviceRgb8> in;
+  std::vector<DeviceImage8> out;
+};
+RgbCopies make_rgb_copies(const kernels::RgbView8& rgb, int copies, cudaStream_t stream) {
+  RgbCopies c;
+  for (int i = 0; i < copies; ++i) {
+    c.in.push_back(kernels::upload_rgb8(rgb, stream));
+    c.out.push_back(make_device_image8(rgb.width, rgb.height, rgb.width));
+  }
+  return c;
+}
+
 }  // namespace
 
 KernelTiming bench_gray(const kernels::RgbView8& rgb, kernels::GrayWeighting weighting,
@@ -83,21 +113,27 @@ KernelTiming bench_gray(const kernels::RgbView8& rgb, kernels::GrayWeighting wei
   kernels::validate_rgb(rgb);
   const auto& row = kernels::gray_variants().find(variant);
   kernels::require_device("bench gray");
-  const int channels = rgb.layout == kernels::RgbLayout::Interleaved ? rgb.channels : 3;
-  KernelTiming t = describe(weighting == kernels::GrayWeighting::Matlab ? "gray" : "darken",
-                            row.name, rgb.width, rgb.height, channels);
-  t.bytes_read = pixels(rgb.width, rgb.height) * channels;
-  t.bytes_written = pixels(rgb.width, rgb.height);
-  t.copies = copies_for(rgb.extent_bytes() + t.bytes_written, options);
+  KernelTiming t = describe_rgb("", weighting, row.name, rgb, 0, options);
   cuda::Stream stream;
-  std::vector<kernels::DeviceRgb8> in;
-  std::vector<DeviceImage8> out;
-  for (int i = 0; i < t.copies; ++i) {
-    in.push_back(kernels::upload_rgb8(rgb, stream.get()));
-    out.push_back(make_device_image8(rgb.width, rgb.height, rgb.width));
-  }
+  const RgbCopies c = make_rgb_copies(rgb, t.copies, stream.get());
   time_launches(t, options, stream.get(),
-                [&](int i) { row.launch(in[i].view, weighting, out[i].view, stream.get()); });
+                [&](int i) { row.launch(c.in[i].view, weighting, c.out[i].view, stream.get()); });
+  return t;
+}
+
+KernelTiming bench_gray_histogram(const kernels::RgbView8& rgb, kernels::GrayWeighting weighting,
+                                  const std::string& variant, const KernelBenchOptions& options) {
+  kernels::validate_rgb(rgb);
+  const auto& row = kernels::gray_histogram_variants().find(variant);
+  kernels::require_device("bench gray+histogram");
+  KernelTiming t = describe_rgb("+histogram", weighting, row.name, rgb,
+                                kernels::kHistogramBins * sizeof(std::uint32_t), options);
+  cuda::Stream stream;
+  const RgbCopies c = make_rgb_copies(rgb, t.copies, stream.get());
+  cuda::DeviceBuffer<std::uint32_t> bins(kernels::kHistogramBins);
+  time_launches(t, options, stream.get(), [&](int i) {
+    row.launch(c.in[i].view, weighting, c.out[i].view, bins.get(), stream.get());
+  });
   return t;
 }
 

@@ -15,6 +15,7 @@
 namespace mad::bench {
 
 // The run functions, one per study (studies_*.cpp).
+void run_seed000_gray_grids(StudyRun& run);
 void run_seed000_pixels_per_thread(StudyRun& run);
 void run_seed000_histogram(StudyRun& run);
 void run_seed000_smoothing(StudyRun& run);
@@ -60,26 +61,37 @@ std::string relation(const std::string& a, double ta, const std::string& b, doub
 
 const std::vector<Study>& study_table() {
   static const std::vector<Study> table = {
+      {"seed000-gray-grids", kSeed000, "§4, §6.2 Darkening, Figure 7, Table 2",
+       "darken: grid configurations M1-M4 (1-D vs 2-D blocks, idle threads per row or at the end)",
+       "RGB -> gray x 0.6 ('darken') on planar 8-bit RGB, one pixel per thread, on the seed's four "
+       "grid configurations: M1, 256x1 blocks in a ceil(W/256) x H grid (idle threads at each "
+       "row's end); M2, the same blocks over consecutive pixels; M3, 32-wide 8-tall blocks in a "
+       "ceil(W/32) x ceil(H/8) grid (idle threads at the right and bottom); M4, M3's grid over "
+       "consecutive pixels. Figure 7: M1 and M2 (1-D blocks) are fastest.",
+       kGtx480, run_seed000_gray_grids},
       {"seed000-pixels-per-thread", kSeed000, "§6.2-6.3 Darkening, Tables 2-3",
        "darken: one pixel per thread (M2) vs grid-stride P pixels per thread, 7 image sizes",
        "RGB -> gray x 0.6 ('darken') on planar 8-bit RGB, 1-D blocks of 256 threads; M2 (a thread "
        "per pixel, consecutive) against a grid-stride loop with P pixels per thread (the seed "
-       "settles on P = 10); seven images img00..img06 whose sizes the seed does not state (their "
+       "settles on P = 10) and against a fixed grid (Figures 9-10: the dynamic grid wins); seven "
+       "images img00..img06 whose sizes the seed does not state (their "
        "pixel counts follow from Table 5's bandwidth at 4 bytes a pixel).",
        kGtx480, run_seed000_pixels_per_thread},
-      {"seed000-histogram", kSeed000, "§7 Histogram, Figures 15/17/18, Table 7",
-       "histogram: global atomics vs per-block vs per-warp shared histograms, monochrome and real",
+      {"seed000-histogram", kSeed000, "§7 Histogram, Figures 15-23, Table 7",
+       "histogram: global vs per-block vs per-warp atomics, 1-D vs 2-D blocks, P px/thread, fused",
        "Gray conversion plus a 256-bin histogram of the seed's seven images; global atomics, one "
        "shared histogram per block and one per warp (1-D blocks of 256), first on monochrome "
-       "images of the same sizes (Figures 15, 17), then on the real images (Figure 18); Table 7 "
-       "times the sequential code and the adopted fused gray+histogram kernel.",
+       "images of the same sizes (Figures 15, 17; 1-D 256-thread against 2-D 32x8 blocks), then on "
+       "the real images (Figure 18) and with more pixels per thread or a fixed 60x45 grid "
+       "(Figures 19-23); Table 7 times the sequential code and the fused gray+histogram kernel "
+       "with 30 pixels per thread and on the fixed 60x45 grid.",
        kGtx480, run_seed000_histogram},
       {"seed000-smoothing", kSeed000, "§8 Smoothing, Figure 26, Table 13",
-       "5x5 triangular smoothing of RGB: global memory vs shared-memory tile, 7 image sizes",
+       "5x5 smoothing of RGB: global vs shared tile, 8x32 vs 16x32 blocks, pixels per thread",
        "A 5x5 triangular smoothing filter on 3-channel 8-bit images, filter in constant memory, "
        "2-D blocks (8x32 and 16x32); one pixel per thread from global memory against a tile "
-       "copied to shared memory first (Figure 26: global wins), and the sequential code over the "
-       "seven images (Table 13).",
+       "copied to shared memory first (Figure 26: global wins, and 16x32 blocks beat 8x32), and "
+       "the sequential code and 15 or 4 pixels per thread over the seven images (Table 13).",
        kGtx480, run_seed000_smoothing},
       {"seed001-histogram-images", kSeed001, "§2 Histogram, Appendix Tables 1-2",
        "histogram G (global atomics) vs S (shared per block) over sizes and 5 adversarial images",
@@ -179,8 +191,9 @@ StudyResult run_study(const Study& study, const StudyConfig& config) {
   r.gpu = config.gpu;
   StudyRun run(config, std::move(r));
   if (!config.gpu)
-    run.note("no CUDA device (or no CUDA backend): GPU rows are not measured; only the CPU "
-             "columns and the seed's figures are shown");
+    run.note(
+        "no CUDA device (or no CUDA backend): GPU rows are not measured; only the CPU "
+        "columns and the seed's figures are shown");
   if (config.quick)
     run.note("--quick: sizes reduced and few runs; ratios against the seed are not shown");
   study.run(run);
@@ -232,8 +245,8 @@ StudyRow& StudyRun::add(const std::string& label, const std::string& series, dou
   row.ours_what = ours_what;
   if (ours) row.ours_ms = ours->median_ms;
   if (!ours)
-    row.ours_note = ours_what.rfind("cuda", 0) == 0 && !config_.gpu ? "no CUDA device"
-                                                                      : "not measured";
+    row.ours_note =
+        ours_what.rfind("cuda", 0) == 0 && !config_.gpu ? "no CUDA device" : "not measured";
   if (row.seed && present(row.ours_ms) && !config_.quick) {
     const double seed_ms = to_ms(row.seed->value, row.seed->unit);
     if (present(seed_ms) && seed_ms > 0) row.ratio = row.ours_ms / seed_ms;
@@ -244,8 +257,8 @@ StudyRow& StudyRun::add(const std::string& label, const std::string& series, dou
 
 void StudyRun::compare_times(const std::string& subject, const std::string& seed_a,
                              double seed_a_time, const std::string& seed_b, double seed_b_time,
-                             const std::string& where, const std::string& ours_a,
-                             double ours_a_ms, const std::string& ours_b, double ours_b_ms) {
+                             const std::string& where, const std::string& ours_a, double ours_a_ms,
+                             const std::string& ours_b, double ours_b_ms) {
   StudyComparison c;
   c.subject = subject;
   c.seed = "seed: " + relation(seed_a, seed_a_time, seed_b, seed_b_time) + " (" + where + ")";
@@ -268,8 +281,8 @@ void StudyRun::compare_claim(const std::string& subject, const std::string& seed
   c.seed = "seed: " + seed_claim;
   if (present(ours_a_ms) && present(ours_b_ms)) {
     c.ours = "ours: " + relation(ours_a, ours_a_ms, ours_b, ours_b_ms);
-    c.verdict = std::string("same ordering: ") +
-                (seed_a_faster == (ours_a_ms <= ours_b_ms) ? "yes" : "no");
+    c.verdict =
+        std::string("same ordering: ") + (seed_a_faster == (ours_a_ms <= ours_b_ms) ? "yes" : "no");
   } else {
     c.ours = "ours: not measured";
     c.verdict = config_.gpu ? "same ordering: n/a" : "same ordering: n/a (no CUDA device)";
