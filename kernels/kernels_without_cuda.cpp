@@ -20,7 +20,7 @@ Image<std::uint8_t> gray_cuda(const RgbView8&, GrayWeighting, const CudaRunOptio
 }
 Histogram gray_histogram_cuda(const RgbView8&, GrayWeighting, ImageView<std::uint8_t>,
                               const CudaRunOptions&) {
-  no_cuda("gray+histogram");
+  throw_no_cuda_backend("gray+histogram");
 }
 Histogram histogram_cuda(ImageView<const std::uint8_t>, const CudaRunOptions&) {
   throw_no_cuda_backend("histogram");

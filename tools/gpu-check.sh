@@ -55,8 +55,8 @@ note "ctest skipped: $skipped"
 # Agreement figures printed by the GPU tests (lines starting with "AGREEMENT").
 for exe in "$build"/tests/*_tests; do
   "$exe" --gtest_filter='*Cuda*:*Gpu*:*GPU*' 2>/dev/null | grep -E "^AGREEMENT" || true
-done > "$out/agreement.txt"
-while read -r l; do note "$l"; done < <(head -40 "$out/agreement.txt")
+done > "$logs/agreement.txt"
+while read -r l; do note "$l"; done < <(head -40 "$logs/agreement.txt")
 
 if [ $quick -eq 0 ] && command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck initcheck synccheck; do
@@ -140,6 +140,30 @@ if [ -x "$build/bin/mad" ]; then
   [ $quick -eq 1 ] && study_args+=(--quick)
   timeout 420 "$build/bin/mad" bench "${study_args[@]}" > "$out/studies.json" 2> "$logs/studies.log"
   note "studies: rc=$? (studies.json, studies.html)"
+fi
+
+# The thesis's A5 forms (issue 11): the compiler's resource report (registers, shared memory,
+# spills) and a profiler reading of their first launches in the seed004 study (time, shared-
+# memory bank conflicts, DRAM bytes, achieved occupancy), for README's account of where the H100
+# ranks them differently from the thesis's K40. Reading the counters changes no GPU setting; where
+# the driver does not allow it, a5_profile.txt says so.
+if [ $quick -eq 0 ] && [ -x "$build/bin/mad" ]; then
+  {
+    echo "== resource usage (cuobjdump -res-usage), A5 kernels"
+    for lib in "$build"/appearance/*.a; do
+      cuobjdump -res-usage "$lib" 2>/dev/null | grep -A1 -E "Function .*a5_(original|shared_tile|per_thread)" \
+        | grep -v '^--$' | c++filt | cut -c1-400
+    done
+    echo "== ncu, first A5 launches of mad bench --study seed004-a5-table9"
+    if command -v ncu > /dev/null; then
+      timeout 240 ncu --kernel-name regex:a5_ --launch-count 24 --csv --print-units base \
+        --metrics gpu__time_duration.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,dram__bytes_read.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread \
+        "$build/bin/mad" bench --study seed004-a5-table9 2>&1 | grep -vE "^mad bench:|^==PROF==" | head -200
+    else
+      echo "ncu not found"
+    fi
+  } > "$out/a5_profile.txt" 2>&1
+  note "a5 profile: $(grep -c '"a5_' "$out/a5_profile.txt") profiled launches (a5_profile.txt)"
 fi
 
 echo

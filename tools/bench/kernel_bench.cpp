@@ -15,7 +15,7 @@ KernelTiming bench_gray(const kernels::RgbView8&, kernels::GrayWeighting, const 
 }
 KernelTiming bench_gray_histogram(const kernels::RgbView8&, kernels::GrayWeighting,
                                   const std::string&, const KernelBenchOptions&) {
-  no_cuda("bench gray+histogram");
+  throw_no_cuda_backend("bench gray+histogram");
 }
 KernelTiming bench_histogram(ImageView<const std::uint8_t>, const std::string&,
                              const KernelBenchOptions&) {
