@@ -21,14 +21,19 @@ void run_seed000_smoothing(StudyRun& run);
 void run_seed001_histogram_images(StudyRun& run);
 void run_seed002_nick_windows(StudyRun& run);
 void run_seed002_nick_blocks(StudyRun& run);
+void run_seed003_chain(StudyRun& run);
+void run_seed003_padding(StudyRun& run);
+void run_seed003_bank_conflicts(StudyRun& run);
 
 namespace {
 
 constexpr const char* kSeed000 = "000_0f55ec79edcf9af8.txt";
 constexpr const char* kSeed001 = "001_719c7548ba02a046.txt";
 constexpr const char* kSeed002 = "002_d7f82ce826064d19.txt";
+constexpr const char* kSeed003 = "003_02cd647b8eaafb16.txt";
 constexpr const char* kGtx480 = "NVIDIA GTX480 (Fermi, CC 2.0, 15 SMs, 177.4 GB/s)";
 constexpr const char* kRtx3070 = "NVIDIA RTX 3070 Laptop GPU at 100 W (CC 8.6, 40 SMs), i7 host";
+constexpr const char* kGtx750Ti = "NVIDIA GeForce GTX 750 Ti (Maxwell), Intel Core i7 2600K host";
 
 double to_ms(double value, const std::string& unit) {
   if (unit == "s") return value * 1e3;
@@ -97,6 +102,28 @@ const std::vector<Study>& study_table() {
        "a width of about 30 and 32x32 faster from about 40 on, and no stable pattern for methods "
        "2 and 3.",
        kRtx3070, run_seed002_nick_blocks},
+      {"seed003-chain", kSeed003, "Assignment 2, Problems Encountered (line 212)",
+       "a chain of kernels kept on the device vs the same chain with host round trips",
+       "The seed wraps each filter in a function taking device pointers so that an image is "
+       "loaded once and passed through several filters without returning to the host. Ours: "
+       "`mad kernel gray,smooth,nick` (and gray,nick, smooth,nick) on RGB at 800x800 (the seed's "
+       "profiled bitmap), 1920x1080 and 4096x4096, with one upload and one download, against the "
+       "same chain downloading and re-uploading after every stage.",
+       kGtx750Ti, run_seed003_chain},
+      {"seed003-padding", kSeed003, "Assignment 2 line 214, Assignment 3 Convolution Kernel",
+       "5x5 smoothing: wrap-around (torus) and zero borders, edge checks vs a padded copy",
+       "The seed reads images as a torus (line 214) and removes its convolution's edge checks by "
+       "writing a wrap-padded copy first (padImageKernel, line 291): 'a dramatic increase'. "
+       "Ours: the 5x5 smoothing of RGB with the clip/zero border and the wrap border, each with "
+       "edge checks in the kernel and with a padded copy, on the three sizes of seed003-chain.",
+       kGtx750Ti, run_seed003_padding},
+      {"seed003-bank-conflicts", kSeed003, "Assignment 3, Shared Memory; Resize (line 677)",
+       "shared-memory tile with 32-way bank conflicts vs the same tile padded conflict-free",
+       "The seed explains bank conflicts (4-byte banks, a 4-way conflict, padding as the cure) "
+       "and reports a shared-memory resize 250% slower with severe bank conflicts. Ours: two "
+       "otherwise identical 5x5 smoothing kernels reading a transposed 32-bit tile with a column "
+       "stride of 32 words (conflicted) or 33 (conflict-free), 1 and 3 channels.",
+       kGtx750Ti, run_seed003_bank_conflicts},
   };
   return table;
 }
@@ -136,8 +163,9 @@ StudyResult run_study(const Study& study, const StudyConfig& config) {
   r.gpu = config.gpu;
   StudyRun run(config, std::move(r));
   if (!config.gpu)
-    run.note("no CUDA device (or no CUDA backend): GPU rows are not measured; only the CPU "
-             "columns and the seed's figures are shown");
+    run.note(
+        "no CUDA device (or no CUDA backend): GPU rows are not measured; only the CPU "
+        "columns and the seed's figures are shown");
   if (config.quick)
     run.note("--quick: sizes reduced and few runs; ratios against the seed are not shown");
   study.run(run);
@@ -189,8 +217,8 @@ StudyRow& StudyRun::add(const std::string& label, const std::string& series, dou
   row.ours_what = ours_what;
   if (ours) row.ours_ms = ours->median_ms;
   if (!ours)
-    row.ours_note = ours_what.rfind("cuda", 0) == 0 && !config_.gpu ? "no CUDA device"
-                                                                      : "not measured";
+    row.ours_note =
+        ours_what.rfind("cuda", 0) == 0 && !config_.gpu ? "no CUDA device" : "not measured";
   if (row.seed && present(row.ours_ms) && !config_.quick) {
     const double seed_ms = to_ms(row.seed->value, row.seed->unit);
     if (present(seed_ms) && seed_ms > 0) row.ratio = row.ours_ms / seed_ms;
@@ -201,8 +229,8 @@ StudyRow& StudyRun::add(const std::string& label, const std::string& series, dou
 
 void StudyRun::compare_times(const std::string& subject, const std::string& seed_a,
                              double seed_a_time, const std::string& seed_b, double seed_b_time,
-                             const std::string& where, const std::string& ours_a,
-                             double ours_a_ms, const std::string& ours_b, double ours_b_ms) {
+                             const std::string& where, const std::string& ours_a, double ours_a_ms,
+                             const std::string& ours_b, double ours_b_ms) {
   StudyComparison c;
   c.subject = subject;
   c.seed = "seed: " + relation(seed_a, seed_a_time, seed_b, seed_b_time) + " (" + where + ")";
@@ -225,8 +253,8 @@ void StudyRun::compare_claim(const std::string& subject, const std::string& seed
   c.seed = "seed: " + seed_claim;
   if (present(ours_a_ms) && present(ours_b_ms)) {
     c.ours = "ours: " + relation(ours_a, ours_a_ms, ours_b, ours_b_ms);
-    c.verdict = std::string("same ordering: ") +
-                (seed_a_faster == (ours_a_ms <= ours_b_ms) ? "yes" : "no");
+    c.verdict =
+        std::string("same ordering: ") + (seed_a_faster == (ours_a_ms <= ours_b_ms) ? "yes" : "no");
   } else {
     c.ours = "ours: not measured";
     c.verdict = config_.gpu ? "same ordering: n/a" : "same ordering: n/a (no CUDA device)";
