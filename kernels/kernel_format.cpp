@@ -7,6 +7,7 @@
 #include "common/image_io.h"
 #include "common/gpu_info.h"
 #include "kernels/kernel_variant.h"
+#include "kernels/smooth.h"
 
 namespace mad::kernels {
 
@@ -43,12 +44,11 @@ std::string format_histogram(const Histogram& histogram, HistogramFormat format)
 std::string format_variant_listing() {
   std::ostringstream out;
   const bool cuda = gpu_backend_compiled();  // the rows exist in every build; runnable with CUDA
-  for (KernelKind kind : all_kernel_kinds()) {
-    if (kind == KernelKind::Darken) continue;  // shares gray's table; listed with it
-    const std::vector<VariantInfo>& variants = list_variants(kind).infos();
-    out << (kind == KernelKind::Gray ? "gray, darken" : kernel_kind_name(kind)) << ":\n";
+  auto section = [&](const std::string& title, const VariantNames& names) {
+    out << title << ":\n";
     out << "  cpu (reference, --backend cpu)\n";
-    if (!cuda) continue;
+    if (!cuda) return;
+    const std::vector<VariantInfo>& variants = names.infos();
     std::size_t width = 0;
     for (const VariantInfo& v : variants) width = std::max(width, v.name.size());
     const std::string indent(width + 4, ' ');
@@ -56,6 +56,13 @@ std::string format_variant_listing() {
       out << "  " << v.name << std::string(width - v.name.size() + 2, ' ') << v.note
           << (v.is_default ? "  [default]" : "") << '\n'
           << indent << "launch: " << v.shape << '\n';
+  };
+  for (KernelKind kind : all_kernel_kinds()) {
+    if (kind == KernelKind::Darken) continue;  // shares gray's table; listed with it
+    section(kind == KernelKind::Gray ? "gray, darken" : kernel_kind_name(kind),
+            list_variants(kind));
+    // The wrap border is a different output with its own variants.
+    if (kind == KernelKind::Smooth) section("smooth --border wrap", smooth_wrap_variants());
   }
   if (!cuda) out << "(this build has no CUDA backend: only the cpu reference is available)\n";
   return out.str();

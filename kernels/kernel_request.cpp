@@ -34,13 +34,25 @@ bool produces_image(KernelKind kind) {
   return kind != KernelKind::Histogram;
 }
 
+namespace {
+
+// The registry a single-kernel request's --variant names (smoothing's depends on --border).
+const VariantNames& variant_names(const KernelRequest& r) {
+  return r.kind == KernelKind::Smooth ? smooth_variants(r.border) : list_variants(r.kind);
+}
+
+}  // namespace
+
 KernelRequest make_kernel_request(const KernelArgs& args) {
   if (args.kernel.empty())
     throw InvalidArgument(
         "mad kernel: name a kernel (gray, darken, histogram, smooth, nick) or use --list-variants");
   KernelRequest r;
-  r.kind = parse_kernel_kind(args.kernel);
-  const std::string name = kernel_kind_name(r.kind);
+  r.chain = parse_kernel_chain(args.kernel);
+  r.kind = r.chain.back();
+  const std::string name = kernel_chain_name(r.chain);
+  const bool has_nick = chain_contains(r.chain, KernelKind::Nick);
+  const bool has_smooth = chain_contains(r.chain, KernelKind::Smooth);
   if (args.input.empty())
     throw InvalidArgument("mad kernel " + name + ": an input image (IN) is required");
   if (args.output.empty() && produces_image(r.kind))
@@ -54,18 +66,27 @@ KernelRequest make_kernel_request(const KernelArgs& args) {
   else if (!r.output.empty())
     r.histogram_format = histogram_format_for_path(r.output);
   r.backend = parse_backend(args.backend);
-  if (r.kind != KernelKind::Nick && (args.window || args.k || args.even_window))
+  if (!has_nick && (args.window || args.k || args.even_window))
     throw InvalidArgument("--window, --k and --even-window apply to nick only, not to " + name);
   if (args.window) r.nick.window = *args.window;
   if (args.k) r.nick.k = *args.k;
   if (args.even_window) r.nick.placement = parse_nick_placement(*args.even_window);
-  if (r.kind == KernelKind::Nick) validate_nick_params(r.nick);
+  if (has_nick) validate_nick_params(r.nick);
+  if (!args.border.empty()) {
+    if (!has_smooth) throw InvalidArgument("--border applies to smooth only, not to " + name);
+    r.border = parse_smooth_border(args.border);
+  }
   if (!args.variant.empty()) {
+    if (r.chain.size() > 1)
+      throw InvalidArgument(
+          "--variant names one kernel's variant and cannot be given with the "
+          "chain " +
+          name + " (a chain runs each kernel's default variant)");
     if (r.backend == Backend::Cpu)
       throw InvalidArgument(
           "--variant selects a CUDA variant and cannot be combined with --backend cpu");
     if (!gpu_backend_compiled()) throw InvalidArgument("--variant: this build has no CUDA backend");
-    r.variant = list_variants(r.kind).resolve(args.variant);
+    r.variant = variant_names(r).resolve(args.variant);
   }
   return r;
 }
@@ -123,22 +144,71 @@ Image<std::uint8_t> gray_plane(const RawImage8& image, Backend backend) {
 
 }  // namespace
 
-KernelOutcome run_kernel(const KernelRequest& request, const RawImage8& image) {
+namespace {
+
+KernelOutcome run_single(const KernelRequest& request, const RawImage8& image);
+
+// An outcome describing `image` and the request's last kernel, once the image is checked.
+KernelOutcome start_outcome(const KernelRequest& request, const RawImage8& image) {
   validate_raw_image(image);
   KernelOutcome out;
   out.kind = request.kind;
   out.width = image.width;
   out.height = image.height;
   out.input_channels = image.channels;
+  return out;
+}
+
+// A chain: on the CPU each kernel as a single run on the previous output (so a chain equals
+// its kernels run one at a time), on CUDA with the image kept on the device.
+KernelOutcome run_chain(const KernelRequest& request, const RawImage8& image) {
+  KernelOutcome out = start_outcome(request, image);
+  out.backend = resolve_backend(request.backend);
+  const auto start = std::chrono::steady_clock::now();
+  if (out.backend == Backend::Cuda) {
+    ChainOutput c = run_chain_cuda(request.chain, image, {request.nick, request.border});
+    out.variant = chain_cuda_variants(request.chain, request.border);
+    out.image = std::move(c.image);
+    out.histogram = c.histogram;
+    out.notes = std::move(c.notes);
+  } else {
+    out.variant = "cpu";
+    RawImage8 current = image;
+    for (KernelKind kind : request.chain) {
+      KernelRequest stage = request;
+      stage.kind = kind;
+      stage.chain = {kind};
+      stage.backend = Backend::Cpu;
+      KernelOutcome o = run_single(stage, current);
+      for (std::string& note : o.notes)
+        if (std::find(out.notes.begin(), out.notes.end(), note) == out.notes.end())
+          out.notes.push_back(std::move(note));
+      out.histogram = o.histogram;
+      current = std::move(o.image);
+    }
+    if (!out.histogram) out.image = std::move(current);
+  }
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return out;
+}
+
+}  // namespace
+
+KernelOutcome run_kernel(const KernelRequest& request, const RawImage8& image) {
+  return request.chain.size() > 1 ? run_chain(request, image) : run_single(request, image);
+}
+
+namespace {
+
+KernelOutcome run_single(const KernelRequest& request, const RawImage8& image) {
+  KernelOutcome out = start_outcome(request, image);
   // An explicit variant is a request for the GPU, even under --backend auto.
   out.backend = request.backend == Backend::Auto && !request.variant.empty()
                     ? Backend::Cuda
                     : resolve_backend(request.backend);
   const bool cuda = out.backend == Backend::Cuda;
   out.variant = "cpu";
-  if (cuda) {
-    out.variant = list_variants(request.kind).resolve(request.variant);
-  }
+  if (cuda) out.variant = variant_names(request).resolve(request.variant);
   CudaRunOptions options;
   options.variant = request.variant;
 
@@ -148,7 +218,7 @@ KernelOutcome run_kernel(const KernelRequest& request, const RawImage8& image) {
     case KernelKind::Darken: {
       const RgbView8 rgb =
           interleaved_rgb(samples_view(image), image.channels);  // 3 or 4, else InputError
-      if (image.channels == 4) out.notes.push_back("alpha channel ignored");
+      if (image.channels == 4) out.notes.push_back(kNoteAlphaIgnored);
       const GrayWeighting w =
           request.kind == KernelKind::Gray ? GrayWeighting::Matlab : GrayWeighting::Darken;
       const Image<std::uint8_t> g = cuda ? gray_cuda(rgb, w, options) : gray_cpu(rgb, w);
@@ -158,9 +228,8 @@ KernelOutcome run_kernel(const KernelRequest& request, const RawImage8& image) {
     case KernelKind::Histogram:
     case KernelKind::Nick: {
       const RawImage8 opaque = drop_alpha(image);
-      if (opaque.channels != image.channels) out.notes.push_back("alpha channel ignored");
-      if (opaque.channels == 3)
-        out.notes.push_back("computed on the MATLAB rgb2gray of the colour image");
+      if (opaque.channels != image.channels) out.notes.push_back(kNoteAlphaIgnored);
+      if (opaque.channels == 3) out.notes.push_back(kNoteColourToGray);
       const Image<std::uint8_t> gray = gray_plane(opaque, out.backend);
       if (request.kind == KernelKind::Histogram) {
         out.histogram = cuda ? histogram_cuda(gray.cview(), options) : histogram_cpu(gray.cview());
@@ -173,10 +242,13 @@ KernelOutcome run_kernel(const KernelRequest& request, const RawImage8& image) {
     }
     case KernelKind::Smooth: {
       const RawImage8 opaque = drop_alpha(image);
-      if (opaque.channels != image.channels) out.notes.push_back("alpha channel ignored");
+      if (opaque.channels != image.channels) out.notes.push_back(kNoteAlphaIgnored);
+      const ImageView<const std::uint8_t> in = samples_view(opaque);
+      const bool wrap = request.border == SmoothBorder::Wrap;
       const Image<std::uint8_t> s =
-          cuda ? smooth_cuda(samples_view(opaque), opaque.channels, options)
-               : smooth_cpu(samples_view(opaque), opaque.channels);
+          cuda ? (wrap ? smooth_wrap_cuda(in, opaque.channels, options)
+                       : smooth_cuda(in, opaque.channels, options))
+               : (wrap ? smooth_wrap_cpu(in, opaque.channels) : smooth_cpu(in, opaque.channels));
       out.image = to_raw(s.cview(), opaque.channels);
       break;
     }
@@ -184,5 +256,7 @@ KernelOutcome run_kernel(const KernelRequest& request, const RawImage8& image) {
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return out;
 }
+
+}  // namespace
 
 }  // namespace mad::kernels

@@ -9,6 +9,7 @@
 
 #include "common/image_io.h"
 #include "kernels/histogram.h"
+#include "kernels/kernel_chain.h"
 #include "kernels/kernel_format.h"
 #include "kernels/kernel_variant.h"
 #include "kernels/nick.h"
@@ -24,7 +25,7 @@ Backend resolve_backend(Backend backend);
 
 // What the command line said, before any validation.
 struct KernelArgs {
-  std::string kernel;  // gray | darken | histogram | smooth | nick
+  std::string kernel;  // gray | darken | histogram | smooth | nick, or a chain "gray,smooth,nick"
   std::string input;
   std::string output;   // required for image kernels; optional for histogram (stdout)
   std::string variant;  // CUDA variant name; empty = the table's default
@@ -32,13 +33,16 @@ struct KernelArgs {
   std::optional<int> window;               // nick only
   std::optional<double> k;                 // nick only
   std::optional<std::string> even_window;  // nick only: "matlab" (default) or "seed"
+  std::string border;                      // smooth only: clip (default) | wrap
 };
 
 struct KernelRequest {
-  KernelKind kind = KernelKind::Gray;
+  KernelKind kind = KernelKind::Gray;               // the last kernel of `chain`
+  std::vector<KernelKind> chain{KernelKind::Gray};  // one kernel, or a chain (kernel_chain.h)
   std::string input, output, variant;
   Backend backend = Backend::Auto;  // as asked; run_kernel resolves Auto
   NickParams nick;
+  SmoothBorder border = SmoothBorder::Clip;
   // The format `output`'s extension names: image_format for image kernels (written with
   // save_image8), histogram_format for the histogram (Text when printed).
   ImageFileFormat image_format = ImageFileFormat::kPng;
@@ -49,15 +53,16 @@ struct KernelRequest {
 bool produces_image(KernelKind kind);
 
 // Validates `args`; throws InvalidArgument with a message naming the bad argument (unknown
-// kernel or backend, missing input or output, an output extension this build does not write
-// for the kernel's result, --window/--k/--even-window given to a kernel other than nick or out
-// of range, --variant with the cpu backend or not registered).
+// kernel or backend, a chain in an order parse_kernel_chain refuses, missing input or output,
+// an output extension this build does not write for the last kernel's result,
+// --window/--k/--even-window without nick in the chain or out of range, --border without smooth
+// or not clip/wrap, --variant with a chain, with the cpu backend or not registered).
 KernelRequest make_kernel_request(const KernelArgs& args);
 
 struct KernelOutcome {
-  KernelKind kind = KernelKind::Gray;
-  Backend backend = Backend::Cpu;  // the one that ran
-  std::string variant;             // the CUDA variant that ran, "cpu" for the reference
+  KernelKind kind = KernelKind::Gray;  // the last kernel that ran
+  Backend backend = Backend::Cpu;      // the one that ran
+  std::string variant;  // the CUDA variant that ran ("gray=V,smooth=V" for a chain), or "cpu"
   int width = 0, height = 0, input_channels = 0;
   RawImage8 image;  // image kernels: 1 channel, or 3 for smoothing of colour
   std::optional<Histogram> histogram;
@@ -72,7 +77,10 @@ RawImage8 drop_alpha(const RawImage8& image);
 
 // Runs the request on a decoded image. Input rules: gray/darken need RGB or RGBA (a gray
 // image is an InputError); histogram and nick take gray, or the MATLAB gray of RGB(A);
-// smoothing works per channel; alpha is dropped with a note. Nick's window must fit.
+// smoothing works per channel; alpha is dropped with a note. Nick's window must fit. A chain
+// runs its kernels in order, each on the previous one's output: on the CPU the references one
+// after the other (exactly as single runs), on CUDA with the image kept on the device
+// (run_chain_cuda, the same output).
 KernelOutcome run_kernel(const KernelRequest& request, const RawImage8& image);
 
 }  // namespace mad::kernels

@@ -8,6 +8,7 @@
 #include "kernels/gray.h"
 #include "kernels/gray_histogram.h"
 #include "kernels/histogram.h"
+#include "kernels/kernel_chain.h"
 #include "kernels/nick.h"
 #include "kernels/smooth.h"
 
@@ -32,6 +33,13 @@ void smooth_cuda(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>,
 Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t>, int, const CudaRunOptions&) {
   throw_no_cuda_backend("smooth");
 }
+void smooth_wrap_cuda(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>,
+                      const CudaRunOptions&) {
+  throw_no_cuda_backend("smooth");
+}
+Image<std::uint8_t> smooth_wrap_cuda(ImageView<const std::uint8_t>, int, const CudaRunOptions&) {
+  throw_no_cuda_backend("smooth");
+}
 void nick_cuda(ImageView<const std::uint8_t>, const NickParams&, ImageView<std::uint8_t>,
                const CudaRunOptions&) {
   throw_no_cuda_backend("nick");
@@ -39,6 +47,10 @@ void nick_cuda(ImageView<const std::uint8_t>, const NickParams&, ImageView<std::
 Image<std::uint8_t> nick_cuda(ImageView<const std::uint8_t>, const NickParams&,
                               const CudaRunOptions&) {
   throw_no_cuda_backend("nick");
+}
+ChainOutput run_chain_cuda(const std::vector<KernelKind>&, const RawImage8&, const ChainParams&,
+                           ChainTransfers) {
+  throw_no_cuda_backend("kernel chain");
 }
 
 }  // namespace mad::kernels

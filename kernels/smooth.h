@@ -11,11 +11,16 @@
 // the remaining samples, out = floor(S / W + 1/2) (half up; everything is non-negative),
 // computed exactly in integers as (2S + W) / (2W). Both backends use exactly this.
 //
+// A second border rule, Wrap (seed 003, line 214: the image read "not as a flat surface but as
+// a torus"), is a different output and has its own entry points and registry below; Clip
+// stays the default everywhere.
+//
 // Images are ImageViews of SAMPLES: width = pixel width * channels, pitch in bytes.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "common/image.h"
@@ -54,9 +59,39 @@ constexpr std::uint8_t smooth_round(int weighted_sum, int weight_sum) {
   return static_cast<std::uint8_t>((2 * weighted_sum + weight_sum) / (2 * weight_sum));
 }
 
+// Clip: the taps outside the image are dropped (the rule above; the default). Wrap: tap
+// (y + dy, x + dx) reads pixel ((y + dy) mod height, (x + dx) mod width), so every output
+// has all 25 taps and W = 35; an image narrower than 5 pixels wraps more than once. (The
+// seed's own code, lines 311-328 and its padImageKernel (291-307), computes the left/top wrap as
+// width + i instead of width + x + i; the torus its text describes is what we implement.)
+enum class SmoothBorder { Clip, Wrap };
+// "clip" / "wrap"; parse_smooth_border throws InvalidArgument naming them.
+const char* smooth_border_name(SmoothBorder border);
+SmoothBorder parse_smooth_border(const std::string& name);
+
+// i mod n in [0, n) for any int i (n > 0).
+constexpr int smooth_wrap_index(int i, int n) {
+  const int r = i % n;
+  return r < 0 ? r + n : r;
+}
+
 // Throws InputError for an empty image or a channel count outside 1..4, InvalidArgument when
 // the sample width is not a multiple of `channels`.
 void validate_smooth_input(ImageView<const std::uint8_t> samples, int channels);
+
+// validate_smooth_input, then InvalidArgument when `dst` (or its size) differs from `src`'s.
+void validate_smooth_output(ImageView<const std::uint8_t> src, int channels,
+                            ImageView<std::uint8_t> dst);
+
+// The allocating form of every smoothing entry point: a new image shaped like `src`, written
+// by fill(view of it) once the input is checked.
+template <class Fill>
+Image<std::uint8_t> smooth_image(ImageView<const std::uint8_t> src, int channels, Fill&& fill) {
+  validate_smooth_input(src, channels);
+  Image<std::uint8_t> out(src.width, src.height);
+  fill(out.view());
+  return out;
+}
 
 // CPU reference. `dst` has the shape of `src` (samples).
 void smooth_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst);
@@ -68,6 +103,14 @@ void smooth_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std:
 Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t> src, int channels,
                                 const CudaRunOptions& options = {});
 
+// The Wrap border rule: CPU reference and CUDA host entry point (smooth_wrap_variants()).
+void smooth_wrap_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst);
+Image<std::uint8_t> smooth_wrap_cpu(ImageView<const std::uint8_t> src, int channels);
+void smooth_wrap_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
+                      const CudaRunOptions& options = {});
+Image<std::uint8_t> smooth_wrap_cuda(ImageView<const std::uint8_t> src, int channels,
+                                     const CudaRunOptions& options = {});
+
 // A smoothing variant (device-pointer form): reads `src` and writes every sample of `dst`
 // (device views of samples, same shape, `channels` interleaved channels). It enqueues on
 // `stream`, never synchronizes and allocates nothing; `scratch` must hold
@@ -76,7 +119,10 @@ using SmoothLaunch = void (*)(ImageView<const std::uint8_t> src, int channels,
                               ImageView<std::uint8_t> dst, DeviceScratch scratch,
                               StreamHandle stream);
 
-// The smoothing variant registry (kernels/smooth_variants.cpp).
+// The smoothing variant registries (kernels/smooth_variants.cpp): the default Clip rule, the
+// Wrap rule, and the one of a given rule.
 const VariantRegistry<SmoothLaunch>& smooth_variants();
+const VariantRegistry<SmoothLaunch>& smooth_wrap_variants();
+const VariantRegistry<SmoothLaunch>& smooth_variants(SmoothBorder border);
 
 }  // namespace mad::kernels

@@ -21,10 +21,15 @@ void validate_smooth_input(ImageView<const std::uint8_t> samples, int channels) 
                           "-channel pixels");
 }
 
-void smooth_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst) {
+void validate_smooth_output(ImageView<const std::uint8_t> src, int channels,
+                            ImageView<std::uint8_t> dst) {
   validate_smooth_input(src, channels);
   if (dst.width != src.width || dst.height != src.height)
     throw InvalidArgument("smooth: output size differs from the input size");
+}
+
+void smooth_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst) {
+  validate_smooth_output(src, channels, dst);
   const int width = src.width / channels, height = src.height;
   parallel_for(height, [&](int y) {
     const int dy0 = std::max(-kSmoothRadius, -y), dy1 = std::min(kSmoothRadius, height - 1 - y);
@@ -45,10 +50,40 @@ void smooth_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::
 }
 
 Image<std::uint8_t> smooth_cpu(ImageView<const std::uint8_t> src, int channels) {
-  validate_smooth_input(src, channels);
-  Image<std::uint8_t> out(src.width, src.height);
-  smooth_cpu(src, channels, out.view());
-  return out;
+  return smooth_image(src, channels,
+                      [&](ImageView<std::uint8_t> dst) { smooth_cpu(src, channels, dst); });
+}
+
+const char* smooth_border_name(SmoothBorder border) {
+  return border == SmoothBorder::Wrap ? "wrap" : "clip";
+}
+
+SmoothBorder parse_smooth_border(const std::string& name) {
+  for (SmoothBorder b : {SmoothBorder::Clip, SmoothBorder::Wrap})
+    if (name == smooth_border_name(b)) return b;
+  throw InvalidArgument("unknown border '" + name + "' (expected clip or wrap)");
+}
+
+// The torus: every tap is inside after the modulo, so all 25 weights count (W = 35).
+void smooth_wrap_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst) {
+  validate_smooth_output(src, channels, dst);
+  const int width = src.width / channels, height = src.height;
+  parallel_for(height, [&](int y) {
+    for (int x = 0; x < width; ++x)
+      for (int c = 0; c < channels; ++c) {
+        int sum = 0;
+        for (int dy = -kSmoothRadius; dy <= kSmoothRadius; ++dy)
+          for (int dx = -kSmoothRadius; dx <= kSmoothRadius; ++dx)
+            sum += smooth_weight(dy, dx) * src(smooth_wrap_index(y + dy, height),
+                                               smooth_wrap_index(x + dx, width) * channels + c);
+        dst(y, x * channels + c) = smooth_round(sum, kSmoothWeightSum);
+      }
+  });
+}
+
+Image<std::uint8_t> smooth_wrap_cpu(ImageView<const std::uint8_t> src, int channels) {
+  return smooth_image(src, channels,
+                      [&](ImageView<std::uint8_t> dst) { smooth_wrap_cpu(src, channels, dst); });
 }
 
 }  // namespace mad::kernels

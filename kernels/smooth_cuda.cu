@@ -13,8 +13,21 @@
 //                     ceil(H / (16 P)) block rows whose threads step by the grid's height;
 //   padded            (seed 003) a first kernel writes a zero-padded copy into scratch; the
 //                     second reads all 25 taps with no edge checks. The pad pass is timed too.
+//   tile_bank_conflict / tile_bank_free  (seed 003's bank conflicts) the tile transposed in
+//                     shared memory as 32-bit words, one channel at a time: tile column x is
+//                     a run of kStride words. A warp (32 consecutive x at one y) reads words
+//                     (x + dx) * kStride + y + dy: with kStride = 32 every thread of the warp
+//                     hits the same bank (a 32-way conflict on each store and each of the 25
+//                     loads); with kStride = 33 they hit 32 different banks. Nothing else
+//                     differs between the two.
 // Zero padding adds nothing to S; W comes from the closed form in smooth.h. All arithmetic is
 // integer, so every variant equals the CPU reference exactly.
+//
+// The Wrap border (smooth_wrap_variants()): W = 35 everywhere.
+//   direct            one output pixel per thread, each tap's row and column taken mod the
+//                     image's size (the seed's "old" loop, lines 311-328);
+//   padded            the seed's padImageKernel: a wrap-padded copy, then the unchecked taps
+//                     of the Clip `padded` variant (lines 289-309 and 330-346).
 #include <algorithm>
 
 #include "common/cuda_check.h"
@@ -126,7 +139,9 @@ __global__ void smooth_tile_kernel(ImageView<const std::uint8_t> src, int channe
   }
 }
 
-// Writes the zero-padded copy: (width + 4) x (height + 4) pixels, `padded_pitch` bytes a row.
+// Writes the padded copy: (width + 4) x (height + 4) pixels, `padded_pitch` bytes a row; the
+// margin holds zeros, or with kWrap the pixels of the opposite side (the torus).
+template <bool kWrap>
 __global__ void smooth_pad_kernel(ImageView<const std::uint8_t> src, int channels,
                                   std::uint8_t* padded, int padded_pitch) {
   const int width = src.width / channels, height = src.height;
@@ -136,25 +151,100 @@ __global__ void smooth_pad_kernel(ImageView<const std::uint8_t> src, int channel
   for (int py = blockIdx.y * blockDim.y + threadIdx.y; py < height + 2 * kR;
        py += gridDim.y * blockDim.y) {
     const int gy = py - kR;
-    const bool inside = gy >= 0 && gy < height && gx >= 0 && gx < width;
-    padded[static_cast<std::ptrdiff_t>(py) * padded_pitch + s] =
-        inside ? src.data[static_cast<std::ptrdiff_t>(gy) * src.pitch + gx * channels + c] : 0;
+    std::uint8_t value = 0;
+    if (kWrap)
+      value = src.data[static_cast<std::ptrdiff_t>(smooth_wrap_index(gy, height)) * src.pitch +
+                       smooth_wrap_index(gx, width) * channels + c];
+    else if (gy >= 0 && gy < height && gx >= 0 && gx < width)
+      value = src.data[static_cast<std::ptrdiff_t>(gy) * src.pitch + gx * channels + c];
+    padded[static_cast<std::ptrdiff_t>(py) * padded_pitch + s] = value;
   }
 }
 
+template <bool kWrap>
 __global__ void smooth_padded_kernel(const std::uint8_t* padded, int padded_pitch, int channels,
                                      ImageView<std::uint8_t> dst) {
   const int width = dst.width / channels, height = dst.height;
   const int x = blockIdx.x * blockDim.x + threadIdx.x;
   if (x >= width) return;
   for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < height; y += gridDim.y * blockDim.y) {
-    const int weights = smooth_weight_sum_at(y, x, height, width);
+    const int weights = kWrap ? kSmoothWeightSum : smooth_weight_sum_at(y, x, height, width);
     // Pixel (y + dy, x + dx) of the image is pixel (y + dy + 2, x + dx + 2) of the copy.
     const std::uint8_t* base =
         padded + static_cast<std::ptrdiff_t>(y) * padded_pitch + x * channels;
     for (int c = 0; c < channels; ++c)
       dst.data[static_cast<std::ptrdiff_t>(y) * dst.pitch + x * channels + c] =
           smooth_round(weighted_taps<true>(base + c, padded_pitch, channels), weights);
+  }
+}
+
+// The Wrap rule without a padded copy: each tap's row and column taken mod the image's size.
+__global__ void smooth_wrap_direct_kernel(ImageView<const std::uint8_t> src, int channels,
+                                          ImageView<std::uint8_t> dst) {
+  const int width = src.width / channels, height = src.height;
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  if (x >= width) return;
+  int cols[kSmoothTaps];  // sample offset of each tap's column
+#pragma unroll
+  for (int dx = 0; dx < kSmoothTaps; ++dx)
+    cols[dx] = smooth_wrap_index(x + dx - kR, width) * channels;
+  for (int y = blockIdx.y * blockDim.y + threadIdx.y; y < height; y += gridDim.y * blockDim.y)
+    for (int c = 0; c < channels; ++c) {
+      int sum = 0;
+#pragma unroll
+      for (int dy = 0; dy < kSmoothTaps; ++dy) {
+        const std::uint8_t* row =
+            src.data +
+            static_cast<std::ptrdiff_t>(smooth_wrap_index(y + dy - kR, height)) * src.pitch + c;
+#pragma unroll
+        for (int dx = 0; dx < kSmoothTaps; ++dx)
+          sum += weight<true>(dy * kSmoothTaps + dx) * row[cols[dx]];
+      }
+      dst.data[static_cast<std::ptrdiff_t>(y) * dst.pitch + x * channels + c] =
+          smooth_round(sum, kSmoothWeightSum);
+    }
+}
+
+// The transposed word tile of tile_bank_conflict (kStride = 32) and tile_bank_free (33); see
+// the banner. One channel at a time; the y and channel loops are per block (uniform), so the
+// barriers inside them are safe.
+template <int kStride>
+__global__ void smooth_tile_bank_kernel(ImageView<const std::uint8_t> src, int channels,
+                                        ImageView<std::uint8_t> dst) {
+  static_assert(kStride >= kTileH, "a tile column must hold the tile's rows");
+  __shared__ int tile[kTileW * kStride];
+  const int width = src.width / channels, height = src.height;
+  const int tid = threadIdx.y * kBx + threadIdx.x;
+  const int x0 = blockIdx.x * kBx;
+  const int x = x0 + threadIdx.x;
+  for (int y0 = blockIdx.y * kBy; y0 < height; y0 += gridDim.y * kBy) {
+    const int y = y0 + threadIdx.y;
+    const bool writes = x < width && y < height;
+    const int weights = writes ? smooth_weight_sum_at(y, x, height, width) : 1;
+    for (int c = 0; c < channels; ++c) {
+      // Consecutive threads take consecutive tile columns: coalesced reads from global memory,
+      // stores kStride words apart.
+      for (int i = tid; i < kTileH * kTileW; i += kBx * kBy) {
+        const int ty = i / kTileW, tx = i - ty * kTileW;
+        const int gy = y0 + ty - kR, gx = x0 + tx - kR;
+        const bool inside = gy >= 0 && gy < height && gx >= 0 && gx < width;
+        tile[tx * kStride + ty] =
+            inside ? src.data[static_cast<std::ptrdiff_t>(gy) * src.pitch + gx * channels + c] : 0;
+      }
+      __syncthreads();
+      if (writes) {
+        int sum = 0;
+#pragma unroll
+        for (int dy = 0; dy < kSmoothTaps; ++dy)
+#pragma unroll
+          for (int dx = 0; dx < kSmoothTaps; ++dx)
+            sum += weight<true>(dy * kSmoothTaps + dx) *
+                   tile[(threadIdx.x + dx) * kStride + threadIdx.y + dy];
+        dst.data[static_cast<std::ptrdiff_t>(y) * dst.pitch + x * channels + c] =
+            smooth_round(sum, weights);
+      }
+      __syncthreads();
+    }
   }
 }
 
@@ -210,6 +300,7 @@ void launch_shape(ImageView<const std::uint8_t> src, int channels, ImageView<std
   launch_blocks<kTile, true, kBlockX, kBlockY, kRows>(src, channels, dst, s);
 }
 
+template <bool kWrap>
 void launch_padded(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
                    DeviceScratch scratch, cudaStream_t s) {
   check_shapes(src, channels, dst);
@@ -219,10 +310,10 @@ void launch_padded(ImageView<const std::uint8_t> src, int channels, ImageView<st
   auto* padded = carver.take<std::uint8_t>(static_cast<std::size_t>(pitch) * (height + 2 * kR));
   const dim3 pad_grid((pitch + kBx - 1) / kBx,
                       std::min((height + 2 * kR + kBy - 1) / kBy, kMaxGridY));
-  smooth_pad_kernel<<<pad_grid, dim3(kBx, kBy), 0, s>>>(src, channels, padded, pitch);
+  smooth_pad_kernel<kWrap><<<pad_grid, dim3(kBx, kBy), 0, s>>>(src, channels, padded, pitch);
   MAD_CUDA_CHECK_LAUNCH();
-  smooth_padded_kernel<<<pixel_grid(width, height), dim3(kBx, kBy), 0, s>>>(padded, pitch, channels,
-                                                                            dst);
+  smooth_padded_kernel<kWrap>
+      <<<pixel_grid(width, height), dim3(kBx, kBy), 0, s>>>(padded, pitch, channels, dst);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -237,6 +328,32 @@ INSTANTIATE_SHAPE(false, 32, 16, 8)
 INSTANTIATE_SHAPE(false, 32, 16, 15)
 INSTANTIATE_SHAPE(false, 32, 16, 16)
 #undef INSTANTIATE_SHAPE
+
+void launch_wrap_direct(ImageView<const std::uint8_t> src, int channels,
+                        ImageView<std::uint8_t> dst, DeviceScratch, cudaStream_t s) {
+  check_shapes(src, channels, dst);
+  smooth_wrap_direct_kernel<<<pixel_grid(src.width / channels, src.height), dim3(kBx, kBy), 0, s>>>(
+      src, channels, dst);
+  MAD_CUDA_CHECK_LAUNCH();
+}
+
+template <int kStride>
+void launch_tile_bank(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
+                      DeviceScratch, cudaStream_t s) {
+  check_shapes(src, channels, dst);
+  smooth_tile_bank_kernel<kStride>
+      <<<pixel_grid(src.width / channels, src.height), dim3(kBx, kBy), 0, s>>>(src, channels, dst);
+  MAD_CUDA_CHECK_LAUNCH();
+}
+
+template void launch_padded<false>(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>,
+                                   DeviceScratch, cudaStream_t);
+template void launch_padded<true>(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>,
+                                  DeviceScratch, cudaStream_t);
+template void launch_tile_bank<32>(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>,
+                                   DeviceScratch, cudaStream_t);
+template void launch_tile_bank<33>(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>,
+                                   DeviceScratch, cudaStream_t);
 
 template void launch_per_pixel<false, true>(ImageView<const std::uint8_t>, int,
                                             ImageView<std::uint8_t>, DeviceScratch, cudaStream_t);
@@ -254,19 +371,42 @@ std::size_t smooth_scratch_bytes(int width, int height, int channels) {
                                (height + 2 * kR));
 }
 
+namespace {
+
+// The host entry point of either border's registry.
+void run_smooth_registered(const VariantRegistry<SmoothLaunch>& registry,
+                           ImageView<const std::uint8_t> src, int channels,
+                           ImageView<std::uint8_t> dst, const CudaRunOptions& options) {
+  validate_smooth_input(src, channels);
+  run_registered_kernel(registry, "smooth", "smooth: output size differs from the input size", src,
+                        channels, dst, options,
+                        smooth_scratch_bytes(src.width / channels, src.height, channels));
+}
+
+}  // namespace
+
 void smooth_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
                  const CudaRunOptions& options) {
-  validate_smooth_input(src, channels);
-  run_registered_kernel(smooth_variants(), "smooth",
-                        "smooth: output size differs from the input size", src, channels, dst,
-                        options, smooth_scratch_bytes(src.width / channels, src.height, channels));
+  run_smooth_registered(smooth_variants(), src, channels, dst, options);
 }
 
 Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t> src, int channels,
                                 const CudaRunOptions& options) {
-  validate_smooth_input(src, channels);
-  return image_filled_by(
-      src, [&](ImageView<std::uint8_t> dst) { smooth_cuda(src, channels, dst, options); });
+  return smooth_image(src, channels, [&](ImageView<std::uint8_t> dst) {
+    run_smooth_registered(smooth_variants(), src, channels, dst, options);
+  });
+}
+
+void smooth_wrap_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
+                      const CudaRunOptions& options) {
+  run_smooth_registered(smooth_wrap_variants(), src, channels, dst, options);
+}
+
+Image<std::uint8_t> smooth_wrap_cuda(ImageView<const std::uint8_t> src, int channels,
+                                     const CudaRunOptions& options) {
+  return smooth_image(src, channels, [&](ImageView<std::uint8_t> dst) {
+    run_smooth_registered(smooth_wrap_variants(), src, channels, dst, options);
+  });
 }
 
 }  // namespace mad::kernels

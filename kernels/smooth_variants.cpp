@@ -11,8 +11,14 @@ void launch_per_pixel(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t
 template <bool kTile, int kBlockX, int kBlockY, int kRows>
 void launch_shape(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>, DeviceScratch,
                   StreamHandle);
+template <bool kWrap>
 void launch_padded(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>, DeviceScratch,
                    StreamHandle);
+template <int kStride>
+void launch_tile_bank(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>, DeviceScratch,
+                      StreamHandle);
+void launch_wrap_direct(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>, DeviceScratch,
+                        StreamHandle);
 }  // namespace smooth_detail
 
 const VariantRegistry<SmoothLaunch>& smooth_variants() {
@@ -57,10 +63,38 @@ const VariantRegistry<SmoothLaunch>& smooth_variants() {
            MAD_CUDA_LAUNCH(launch_shape<false, 32, 16, 16>)},
           {"padded", "zero-padded copy, then 25 taps without edge checks (seed 003)",
            "2 kernels of 32x8 CTAs: one thread per padded sample, then per output pixel",
-           MAD_CUDA_LAUNCH(launch_padded)},
+           MAD_CUDA_LAUNCH(launch_padded<false>)},
+          {"tile_bank_conflict",
+           "transposed 32-bit tile, column stride 32 words: 32-way bank conflicts (seed 003)",
+           "32x8 CTAs, one thread per output pixel, one channel at a time, 36x32-word tile",
+           MAD_CUDA_LAUNCH(launch_tile_bank<32>)},
+          {"tile_bank_free",
+           "transposed 32-bit tile, column stride 33 words: conflict-free (seed 003)",
+           "32x8 CTAs, one thread per output pixel, one channel at a time, 36x33-word tile",
+           MAD_CUDA_LAUNCH(launch_tile_bank<33>)},
       },
       "tile");
   return registry;
+}
+
+const VariantRegistry<SmoothLaunch>& smooth_wrap_variants() {
+  using namespace smooth_detail;
+  static const VariantRegistry<SmoothLaunch> registry(
+      "smooth (wrap border)",
+      {
+          {"direct", "each tap's row and column taken mod the image size (seed 003)",
+           "32x8 CTAs, one thread per output pixel (all its channels)",
+           MAD_CUDA_LAUNCH(launch_wrap_direct)},
+          {"padded", "wrap-padded copy, then 25 taps without edge checks (seed 003)",
+           "2 kernels of 32x8 CTAs: one thread per padded sample, then per output pixel",
+           MAD_CUDA_LAUNCH(launch_padded<true>)},
+      },
+      "padded");
+  return registry;
+}
+
+const VariantRegistry<SmoothLaunch>& smooth_variants(SmoothBorder border) {
+  return border == SmoothBorder::Wrap ? smooth_wrap_variants() : smooth_variants();
 }
 
 }  // namespace mad::kernels

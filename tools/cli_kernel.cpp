@@ -1,6 +1,7 @@
-// `mad kernel gray|darken|histogram|smooth|nick IN [OUT] [--variant V] [--window W] [--k K]
-//  [--even-window matlab|seed] [--backend auto|cpu|cuda] [--json]` and `mad kernel
-//  --list-variants` (issue 4). Thin:
+// `mad kernel KERNEL[,KERNEL...] IN [OUT] [--variant V] [--window W] [--k K]
+//  [--even-window matlab|seed] [--border clip|wrap] [--backend auto|cpu|cuda] [--json] (KERNEL:
+//  gray, darken, histogram, smooth, nick; a comma list is a chain kept on the device) and
+//  `mad kernel --list-variants` (issue 4). Thin:
 // validation, input rules and formats live in kernels/kernel_request.h and kernel_format.h.
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
@@ -55,7 +56,7 @@ int run_kernel_command(const KernelCliState& state) {
 
   if (state.json) {
     nlohmann::json j;
-    j["kernel"] = kernels::kernel_kind_name(out.kind);
+    j["kernel"] = kernels::kernel_chain_name(request.chain);
     j["input"] = request.input;
     j["output"] = request.output.empty() ? nlohmann::json() : nlohmann::json(request.output);
     j["width"] = out.width;
@@ -65,10 +66,12 @@ int run_kernel_command(const KernelCliState& state) {
     j["variant"] = out.variant;
     j["seconds"] = out.seconds;
     j["notes"] = out.notes;
-    if (out.kind == kernels::KernelKind::Nick)
+    if (kernels::chain_contains(request.chain, kernels::KernelKind::Nick))
       j["nick"] = {{"window", request.nick.window},
                    {"k", request.nick.k},
                    {"even_window", kernels::nick_placement_name(request.nick.placement)}};
+    if (kernels::chain_contains(request.chain, kernels::KernelKind::Smooth))
+      j["border"] = kernels::smooth_border_name(request.border);
     if (out.histogram) j["histogram"] = *out.histogram;
     std::cout << j.dump() << '\n';
   }
@@ -81,7 +84,9 @@ Subcommand add_kernel_command(CLI::App& root) {
   auto state = std::make_shared<KernelCliState>();
   CLI::App* cmd = root.add_subcommand(
       "kernel", "Run one preprocessing kernel on an image (CPU reference or a CUDA variant)");
-  cmd->add_option("KERNEL", state->args.kernel, "gray | darken | histogram | smooth | nick");
+  cmd->add_option("KERNEL", state->args.kernel,
+                  "gray | darken | histogram | smooth | nick, or a chain such as "
+                  "gray,smooth,nick (gray/darken first, histogram last; kept on the device)");
   cmd->add_option("IN", state->args.input, "Input image (PNG, JPEG, TIFF, BMP, PGM/PPM; 8-bit)");
   cmd->add_option("OUT", state->args.output,
                   "Output image, its format named by the extension: .png, .tif/.tiff (with "
@@ -98,6 +103,8 @@ Subcommand add_kernel_command(CLI::App& root) {
       "--even-window", state->even_window,
       "nick: where an even window lies: matlab (default; w x w, one more row/column after the "
       "pixel) | seed (seed 002: w/2 on each side, (w+1) x (w+1))");
+  cmd->add_option("--border", state->args.border,
+                  "smooth: clip (default: outside taps dropped) | wrap (the image as a torus)");
   cmd->add_option("--backend", state->args.backend, "auto | cpu | cuda")->capture_default_str();
   cmd->add_flag("--json", state->json, "Print one JSON object describing the run");
   CLI::Option* list = cmd->add_flag("--list-variants", state->list_variants,

@@ -21,18 +21,10 @@
 namespace mad::kernels {
 namespace {
 
-RawImage8 random_raw(int width, int height, int channels, std::uint32_t seed) {
-  const Image<std::uint8_t> img = test::random_bytes(width * channels, height, seed);
-  RawImage8 raw;
-  raw.width = width;
-  raw.height = height;
-  raw.channels = channels;
-  raw.samples.assign(img.data(), img.data() + img.pixel_count());
-  return raw;
-}
+using test::random_raw;
 
 ImageView<const std::uint8_t> view_of(const RawImage8& raw) {
-  return {raw.samples.data(), raw.width * raw.channels, raw.height};
+  return test::raw_view(raw);
 }
 
 KernelArgs args(const std::string& kernel, const std::string& out = "out.png") {

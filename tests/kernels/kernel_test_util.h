@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "common/image.h"
+#include "common/image_io.h"
 #include "kernels/gray.h"
+#include "kernels/kernel_request.h"
 
 namespace mad::kernels::test {
 
@@ -46,6 +48,34 @@ inline Image<std::uint8_t> random_bytes(int width, int height, std::uint32_t see
   for (int y = 0; y < height; ++y)
     for (int x = 0; x < width; ++x) img(y, x) = static_cast<std::uint8_t>(dist(rng));
   return img;
+}
+
+// A decoded-image stand-in: `channels` interleaved samples of seeded random bytes.
+inline RawImage8 random_raw(int width, int height, int channels, std::uint32_t seed) {
+  const Image<std::uint8_t> img = random_bytes(width * channels, height, seed);
+  RawImage8 raw;
+  raw.width = width;
+  raw.height = height;
+  raw.channels = channels;
+  raw.samples.assign(img.data(), img.data() + img.pixel_count());
+  return raw;
+}
+
+// The samples of `raw` as an image view (width = pixels * channels).
+inline ImageView<const std::uint8_t> raw_view(const RawImage8& raw) {
+  return {raw.samples.data(), raw.width * raw.channels, raw.height};
+}
+
+// A CPU request for the chain `name` ("gray,smooth,nick") with these parameters.
+inline KernelRequest cpu_chain_request(const std::string& name, const NickParams& nick,
+                                       SmoothBorder border) {
+  KernelRequest r;
+  r.chain = parse_kernel_chain(name);
+  r.kind = r.chain.back();
+  r.backend = Backend::Cpu;
+  r.nick = nick;
+  r.border = border;
+  return r;
 }
 
 // The two values a GPU test fills a kernel's output with before the run: a byte the kernel

@@ -1,6 +1,6 @@
-// Every smoothing CUDA variant against the CPU reference, exactly: 1, 3 and 4 channels, the
-// issue's sizes (and the 2..5-pixel sizes where every pixel is a border pixel), tight and
-// odd-padded pitches, two output poisons. Skips without a device.
+// Every smoothing CUDA variant (both border rules) against its CPU reference, exactly: 1, 3
+// and 4 channels, the issue's sizes (and the 2..5-pixel sizes where every pixel is a border
+// pixel), tight and odd-padded pitches, two output poisons. Skips without a device.
 #include <gtest/gtest.h>
 
 #include "kernels/smooth.h"
@@ -10,31 +10,55 @@
 namespace mad::kernels {
 namespace {
 
-TEST(SmoothCuda, EveryVariantMatchesCpuExactly) {
-  MAD_REQUIRE_GPU();
+// Every variant of `registry` run by `cuda` against `cpu`, exactly: the issue's sizes and the
+// 2..5-pixel ones, 1/3/4 channels, two pitches, two poisons. Prints the AGREEMENT line.
+template <class Cpu, class Cuda>
+void expect_every_variant_matches(const VariantNames& registry, Cpu&& cpu, Cuda&& cuda,
+                                  const std::string& test_name, std::uint32_t seed) {
   std::vector<test::Size> sizes = test::issue_sizes();
   sizes.insert(sizes.end(), {{2, 2}, {5, 3}, {3, 5}, {4, 1}, {1, 4}, {33, 9}});
-  std::uint32_t seed = test::announce_seed("SmoothCuda.EveryVariantMatchesCpuExactly", 4801);
+  seed = test::announce_seed(test_name, seed);
   long long runs = 0;
   for (const test::Size s : sizes)
     for (int channels : {1, 3, 4})
       for (std::ptrdiff_t pitch : test::pitches_for(s.width * channels)) {
         const Image<std::uint8_t> img =
             test::random_bytes(s.width * channels, s.height, seed++, pitch);
-        const Image<std::uint8_t> expected = smooth_cpu(img.cview(), channels);
-        for (const VariantInfo& v : smooth_variants().infos())
+        const Image<std::uint8_t> expected = cpu(img.cview(), channels);
+        for (const VariantInfo& v : registry.infos())
           for (std::uint8_t poison : test::kPoisons) {
             Image<std::uint8_t> actual(s.width * channels, s.height, 0x33, pitch);
-            smooth_cuda(img.cview(), channels, actual.view(), {v.name, poison});
+            cuda(img.cview(), channels, actual.view(), CudaRunOptions{v.name, poison});
             ASSERT_TRUE(test::images_equal(expected.cview(), actual.cview()))
                 << v.name << ' ' << test::size_name(s) << " channels " << channels << " pitch "
                 << pitch << " poison " << int(poison);
             ++runs;
           }
       }
-  std::cout << "AGREEMENT kernels smooth: " << runs
+  std::cout << "AGREEMENT kernels " << registry.family() << ": " << runs
             << " variant runs (all variants x 11 sizes x 1/3/4 channels x 2 pitches x 2 poisons) "
                "bit-identical\n";
+}
+
+TEST(SmoothCuda, EveryVariantMatchesCpuExactly) {
+  MAD_REQUIRE_GPU();
+  expect_every_variant_matches(
+      smooth_variants(),
+      [](ImageView<const std::uint8_t> src, int ch) { return smooth_cpu(src, ch); },
+      [](ImageView<const std::uint8_t> src, int ch, ImageView<std::uint8_t> dst,
+         const CudaRunOptions& o) { smooth_cuda(src, ch, dst, o); },
+      "SmoothCuda.EveryVariantMatchesCpuExactly", 4801);
+}
+
+// The Wrap border's variants against smooth_wrap_cpu (1x1 wraps onto itself).
+TEST(SmoothWrapCuda, EveryVariantMatchesCpuExactly) {
+  MAD_REQUIRE_GPU();
+  expect_every_variant_matches(
+      smooth_wrap_variants(),
+      [](ImageView<const std::uint8_t> src, int ch) { return smooth_wrap_cpu(src, ch); },
+      [](ImageView<const std::uint8_t> src, int ch, ImageView<std::uint8_t> dst,
+         const CudaRunOptions& o) { smooth_wrap_cuda(src, ch, dst, o); },
+      "SmoothWrapCuda.EveryVariantMatchesCpuExactly", 4901);
 }
 
 TEST(SmoothCuda, ExtremeValuesMatchCpu) {

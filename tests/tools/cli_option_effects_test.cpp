@@ -303,6 +303,16 @@ std::vector<Row> kernel_rows() {
          EXPECT_EQ(j(r)["kernel"], "histogram");
          EXPECT_EQ(j(r)["histogram"].size(), 256u);
        }},
+      {"KERNEL", "kernel smooth,nick ref.png k.png --backend cpu --json", false, "",
+       [j](auto& r) {
+         ok(r);
+         EXPECT_EQ(j(r)["kernel"], "smooth,nick");
+         EXPECT_EQ(j(r)["nick"]["window"], 15);
+       }},
+      {"KERNEL", "kernel smooth,gray ref.png k.png --backend cpu", false,
+       "gray can only be the first kernel of a chain"},
+      {"KERNEL", "kernel histogram,nick ref.png k.png --backend cpu", false,
+       "histogram can only be the last kernel of a chain"},
       {"IN", "kernel smooth missing.png k.png --backend cpu", false, "",
        [](auto& r) { EXPECT_EQ(r.exit_code, kExitInput) << r.out; }},
       {"OUT", "", false, "",
@@ -334,6 +344,16 @@ std::vector<Row> kernel_rows() {
        }},
       {"--even-window", "--even-window seed", false, "apply to nick only"},
       {"--even-window", nick + "--even-window centre", false, "matlab or seed"},
+      {"--border", "--border wrap --json", false, "",
+       [j](auto& r) {
+         ok(r);
+         EXPECT_EQ(j(r)["border"], "wrap");
+       }},
+      {"--border", "kernel nick ref.png k.png --backend cpu --border wrap", false,
+       "--border applies to smooth only"},
+      {"--border", "--border zero", false, "expected clip or wrap"},
+      {"--variant", "kernel smooth,nick ref.png k.png --variant tile", false,
+       "cannot be given with the chain smooth,nick"},
       {"--backend", "--json", false, "",
        [j](auto& r) {
          ok(r);

@@ -22,7 +22,7 @@ KernelTiming bench_histogram(ImageView<const std::uint8_t>, const std::string&,
   throw_no_cuda_backend("bench histogram");
 }
 KernelTiming bench_smooth(ImageView<const std::uint8_t>, int, const std::string&,
-                          const KernelBenchOptions&) {
+                          const KernelBenchOptions&, kernels::SmoothBorder) {
   throw_no_cuda_backend("bench smooth");
 }
 KernelTiming bench_nick(ImageView<const std::uint8_t>, const kernels::NickParams&,

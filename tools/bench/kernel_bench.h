@@ -17,6 +17,7 @@
 #include "common/image.h"
 #include "kernels/gray.h"
 #include "kernels/nick.h"
+#include "kernels/smooth.h"
 #include "tools/bench/measurement.h"
 
 namespace mad::bench {
@@ -50,8 +51,10 @@ KernelTiming bench_gray_histogram(const kernels::RgbView8& rgb, kernels::GrayWei
                                   const KernelBenchOptions& options = {});
 KernelTiming bench_histogram(ImageView<const std::uint8_t> gray, const std::string& variant,
                              const KernelBenchOptions& options = {});
+// `border` picks the registry the variant is looked up in (smooth_variants(border)).
 KernelTiming bench_smooth(ImageView<const std::uint8_t> samples, int channels,
-                          const std::string& variant, const KernelBenchOptions& options = {});
+                          const std::string& variant, const KernelBenchOptions& options = {},
+                          kernels::SmoothBorder border = kernels::SmoothBorder::Clip);
 KernelTiming bench_nick(ImageView<const std::uint8_t> gray, const kernels::NickParams& params,
                         const std::string& variant, const KernelBenchOptions& options = {});
 

@@ -158,9 +158,10 @@ KernelTiming bench_histogram(ImageView<const std::uint8_t> gray, const std::stri
 }
 
 KernelTiming bench_smooth(ImageView<const std::uint8_t> samples, int channels,
-                          const std::string& variant, const KernelBenchOptions& options) {
+                          const std::string& variant, const KernelBenchOptions& options,
+                          kernels::SmoothBorder border) {
   kernels::validate_smooth_input(samples, channels);
-  const auto& row = kernels::smooth_variants().find(variant);
+  const auto& row = kernels::smooth_variants(border).find(variant);
   kernels::require_device("bench smooth");
   const int width = samples.width / channels;
   KernelTiming t = describe("smooth", row.name, width, samples.height, channels);

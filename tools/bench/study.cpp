@@ -27,6 +27,9 @@ void run_seed001_transfer_split(StudyRun& run);
 void run_seed002_nick_windows(StudyRun& run);
 void run_seed002_nick_blocks(StudyRun& run);
 void run_seed004_a5_table9(StudyRun& run);
+void run_seed003_chain(StudyRun& run);
+void run_seed003_padding(StudyRun& run);
+void run_seed003_bank_conflicts(StudyRun& run);
 
 namespace {
 
@@ -34,9 +37,11 @@ constexpr const char* kSeed000 = "000_0f55ec79edcf9af8.txt";
 constexpr const char* kSeed001 = "001_719c7548ba02a046.txt";
 constexpr const char* kSeed002 = "002_d7f82ce826064d19.txt";
 constexpr const char* kSeed004 = "004_7194915161a0b2b2.txt";
+constexpr const char* kSeed003 = "003_02cd647b8eaafb16.txt";
 constexpr const char* kGtx480 = "NVIDIA GTX480 (Fermi, CC 2.0, 15 SMs, 177.4 GB/s)";
 constexpr const char* kGtx480Das4 = "NVIDIA GTX480 (Fermi) on a DAS4 node, 16-thread host";
 constexpr const char* kRtx3070 = "NVIDIA RTX 3070 Laptop GPU at 100 W (CC 8.6, 40 SMs), i7 host";
+constexpr const char* kGtx750Ti = "NVIDIA GeForce GTX 750 Ti (Maxwell), Intel Core i7 2600K host";
 
 double to_ms(double value, const std::string& unit) {
   if (unit == "s") return value * 1e3;
@@ -152,6 +157,28 @@ const std::vector<Study>& study_table() {
        "bank-conflict-free; then every registered all-statistics form (std, skewness, kurtosis) "
        "on one subband and on the 40 subbands of a pair, which the thesis leaves to future work.",
        "NVIDIA Tesla K40 (Kepler GK110b, 15 SMs, 288 GB/s), CUDA 7.5", run_seed004_a5_table9},
+      {"seed003-chain", kSeed003, "Assignment 2, Problems Encountered (line 212)",
+       "a chain of kernels kept on the device vs the same chain with host round trips",
+       "The seed wraps each filter in a function taking device pointers so that an image is "
+       "loaded once and passed through several filters without returning to the host. Ours: "
+       "`mad kernel gray,smooth,nick` (and gray,nick, smooth,nick) on RGB at 800x800 (the seed's "
+       "profiled bitmap), 1920x1080 and 4096x4096, with one upload and one download, against the "
+       "same chain downloading and re-uploading after every stage.",
+       kGtx750Ti, run_seed003_chain},
+      {"seed003-padding", kSeed003, "Assignment 2 line 214, Assignment 3 Convolution Kernel",
+       "5x5 smoothing: wrap-around (torus) and zero borders, edge checks vs a padded copy",
+       "The seed reads images as a torus (line 214) and removes its convolution's edge checks by "
+       "writing a wrap-padded copy first (padImageKernel, line 291): 'a dramatic increase'. "
+       "Ours: the 5x5 smoothing of RGB with the clip/zero border and the wrap border, each with "
+       "edge checks in the kernel and with a padded copy, on the three sizes of seed003-chain.",
+       kGtx750Ti, run_seed003_padding},
+      {"seed003-bank-conflicts", kSeed003, "Assignment 3, Shared Memory; Resize (line 677)",
+       "shared-memory tile with 32-way bank conflicts vs the same tile padded conflict-free",
+       "The seed explains bank conflicts (4-byte banks, a 4-way conflict, padding as the cure) "
+       "and reports a shared-memory resize 250% slower with severe bank conflicts. Ours: two "
+       "otherwise identical 5x5 smoothing kernels reading a transposed 32-bit tile with a column "
+       "stride of 32 words (conflicted) or 33 (conflict-free), 1 and 3 channels.",
+       kGtx750Ti, run_seed003_bank_conflicts},
   };
   return table;
 }
