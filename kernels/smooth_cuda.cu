@@ -39,6 +39,8 @@ namespace {
 
 constexpr int kBx = 32, kBy = 8;
 constexpr int kR = kSmoothRadius;
+// The 32x8 block's tile with its halo (the bank-conflict pair; the other tiles size their own).
+constexpr int kTileW = kBx + 2 * kR, kTileH = kBy + 2 * kR;
 constexpr int kMaxChannels = 4;
 constexpr int kMaxGridY = 65535;
 
