@@ -2,7 +2,10 @@
 # One call on the GPU machine: configure for sm_90, build, run every test (GPU ones included),
 # compute-sanitizer on the GPU pipeline tests, the benchmarks, and print a short summary LAST.
 #
-#   tools/gpu-check.sh [--quick]      (logs and JSON under $OUT when set, else ./gpu-check-out)
+#   tools/gpu-check.sh [--quick] [--no-studies]   (logs and JSON under $OUT when set, else
+#                                                  ./gpu-check-out)
+# One device call may run 10 minutes: the seeds' studies and the A5 profile, which come last, get
+# what is left of GPU_CHECK_SECONDS (default 560) and are cut at that point.
 #
 # The GPU machine (Ubuntu 24.04, CUDA 13.0) has no libtiff or stb headers: the build detects
 # that and leaves TIFF/BMP/PNM out.
@@ -15,7 +18,17 @@ mkdir -p "$out" "$logs"
 : > "$out/summary.txt"
 build=build-gpu
 quick=0
-[ "${1:-}" = "--quick" ] && quick=1
+studies=1
+for arg in "$@"; do
+  case "$arg" in
+    --quick) quick=1 ;;
+    --no-studies) studies=0 ;;
+    *) echo "gpu-check: unknown argument '$arg' (--quick, --no-studies)"; exit 2 ;;
+  esac
+done
+budget=${GPU_CHECK_SECONDS:-560}
+# Seconds left of the budget (at least 1).
+seconds_left() { local left=$(( budget - ($(date +%s) - t0) )); echo $(( left > 1 ? left : 1 )); }
 summary=()
 # Each note is also appended to $out/summary.txt at once, so a run stopped at its time limit
 # still brings back what it had found.
@@ -135,11 +148,14 @@ fi
 
 # The seeds' studies (issue 11): every study at the seed's configuration; the comparisons are
 # in studies.json, the tables and plots in studies.html.
-if [ -x "$build/bin/mad" ]; then
+if [ $studies -eq 1 ] && [ -x "$build/bin/mad" ]; then
   study_args=(--study all --format json --html "$out/studies.html")
   [ $quick -eq 1 ] && study_args+=(--quick)
-  timeout 420 "$build/bin/mad" bench "${study_args[@]}" > "$out/studies.json" 2> "$logs/studies.log"
-  note "studies: rc=$? (studies.json, studies.html)"
+  # Leave a minute of the budget for the A5 profile below.
+  study_seconds=$(( $(seconds_left) - 60 ))
+  timeout $(( study_seconds > 30 ? study_seconds : 30 )) "$build/bin/mad" bench "${study_args[@]}" \
+    > "$out/studies.json" 2> "$logs/studies.log"
+  note "studies: rc=$? (studies.json, studies.html; rc 124: cut at the time budget)"
 fi
 
 # The thesis's A5 forms (issue 11): the compiler's resource report (registers, shared memory,
@@ -147,7 +163,7 @@ fi
 # memory bank conflicts, DRAM bytes, achieved occupancy), for README's account of where the H100
 # ranks them differently from the thesis's K40. Reading the counters changes no GPU setting; where
 # the driver does not allow it, a5_profile.txt says so.
-if [ $quick -eq 0 ] && [ -x "$build/bin/mad" ]; then
+if [ $studies -eq 1 ] && [ $quick -eq 0 ] && [ -x "$build/bin/mad" ]; then
   {
     echo "== resource usage (cuobjdump -res-usage), A5 kernels"
     for lib in "$build"/appearance/*.a; do
@@ -156,7 +172,7 @@ if [ $quick -eq 0 ] && [ -x "$build/bin/mad" ]; then
     done
     echo "== ncu, first A5 launches of mad bench --study seed004-a5-table9"
     if command -v ncu > /dev/null; then
-      timeout 240 ncu --kernel-name regex:a5_ --launch-count 24 --csv --print-units base \
+      timeout "$(seconds_left)" ncu --kernel-name regex:a5_ --launch-count 24 --csv --print-units base \
         --metrics gpu__time_duration.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,dram__bytes_read.sum,sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread \
         "$build/bin/mad" bench --study seed004-a5-table9 2>&1 | grep -vE "^mad bench:|^==PROF==" | head -200
     else
