@@ -160,12 +160,11 @@ Subcommand add_eval_command(CLI::App& root) {
   cmd->add_option("--precision", a->precision, "GPU arithmetic: double | float")
       ->capture_default_str();
   cmd->add_option("--input-class", a->input_class, "auto | uint8 | double")->capture_default_str();
-  cmd->add_option("--a5", a->a5, "GPU A5 variant (see mad score --list-variants)");
-  cmd->add_option("--det-variant", a->det,
-                  "GPU detection block-statistics variant (see mad score --list-variants)");
-  cmd->add_option(
-      "--gpu-memory-limit", a->gpu_memory_limit,
-      "GPU memory one image shape may use per GPU, e.g. 8GiB (default: the free memory)");
+  add_gpu_options(
+      *cmd, {&a->a5, &a->det, &a->gpu_memory_limit},
+      {"GPU A5 variant (see mad score --list-variants)",
+       "GPU detection block-statistics variant (see mad score --list-variants)",
+       "GPU memory one image shape may use per GPU, e.g. 8GiB (default: the free memory)"});
   cmd->add_option("--gpus", a->gpus, "CUDA workers, one per GPU (0 = every visible GPU)")
       ->capture_default_str()
       ->check(decimal_in_range(0, 1024, "0 uses every visible GPU"));

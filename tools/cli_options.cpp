@@ -100,4 +100,10 @@ void refuse_gpu_options_on_cpu(const CLI::App& cmd, const BackendChoice& choice,
                             because + " (drop " + o.name + or_gpu + ")");
 }
 
+void add_gpu_options(CLI::App& cmd, const GpuOptionTargets& into, const GpuOptionHelp& help) {
+  cmd.add_option("--a5", *into.a5, help.a5);
+  cmd.add_option("--det-variant", *into.det_variant, help.det_variant);
+  cmd.add_option("--gpu-memory-limit", *into.gpu_memory_limit, help.gpu_memory_limit);
+}
+
 }  // namespace mad::cli

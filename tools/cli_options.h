@@ -32,6 +32,22 @@ std::string why_cpu(const BackendChoice& choice);
 // --det-variant or --gpu-memory-limit.
 bool gpu_option_given(const CLI::App& cmd, Precision precision);
 
+// What the GPU-only options of `mad score` and `mad eval` write to, and their help lines (each
+// subcommand words them for its own --help).
+struct GpuOptionTargets {
+  std::string* a5;
+  std::string* det_variant;
+  std::string* gpu_memory_limit;
+};
+struct GpuOptionHelp {
+  std::string a5;
+  std::string det_variant;
+  std::string gpu_memory_limit;
+};
+// Registers --a5, --det-variant and --gpu-memory-limit on `cmd` in that order: one place for
+// the names gpu_option_given() and refuse_gpu_options_on_cpu() look for.
+void add_gpu_options(CLI::App& cmd, const GpuOptionTargets& into, const GpuOptionHelp& help);
+
 // The GPU-only options of `mad score` and `mad eval`: refused (InvalidArgument, exit 2) when
 // the run uses the CPU, each with why the CPU runs and what to do. --precision double is the
 // CPU's own precision and passes.

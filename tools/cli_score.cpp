@@ -315,12 +315,11 @@ Subcommand add_score_command(CLI::App& root) {
   cmd->add_option("--precision", args->precision,
                   "GPU arithmetic: double (faithful) | float (fast)")
       ->capture_default_str();
-  cmd->add_option("--a5", args->a5, "GPU A5 local-statistics variant (see --list-variants)");
-  cmd->add_option("--det-variant", args->det,
-                  "GPU detection block-statistics variant (see --list-variants)");
-  cmd->add_option(
-      "--gpu-memory-limit", args->gpu_memory_limit,
-      "GPU memory one image shape may use, e.g. 8GiB (default: the device's free memory)");
+  add_gpu_options(
+      *cmd, {&args->a5, &args->det, &args->gpu_memory_limit},
+      {"GPU A5 local-statistics variant (see --list-variants)",
+       "GPU detection block-statistics variant (see --list-variants)",
+       "GPU memory one image shape may use, e.g. 8GiB (default: the device's free memory)"});
   cmd->add_option("--maps", args->maps_dir,
                   "Write map.HI and map.LO into this folder (16-bit PNG scaled to the maximum; "
                   "32-bit float TIFF when built with libtiff)");
