@@ -2,8 +2,8 @@
 # One call on the GPU machine: configure for sm_90, build, run every test (GPU ones included),
 # compute-sanitizer on the GPU pipeline tests, the benchmarks, and print a short summary LAST.
 #
-#   tools/gpu-check.sh [--quick] [--no-studies]   (logs and JSON under $OUT when set, else
-#                                                  ./gpu-check-out)
+#   tools/gpu-check.sh [--quick] [--no-studies | --studies-only]   (logs and JSON under $OUT when
+#                                                                  set, else ./gpu-check-out)
 # One device call may run 10 minutes: the seeds' studies and the A5 profile, which come last, get
 # what is left of GPU_CHECK_SECONDS (default 560) and are cut at that point.
 #
@@ -19,11 +19,13 @@ mkdir -p "$out" "$logs"
 build=build-gpu
 quick=0
 studies=1
+checks=1
 for arg in "$@"; do
   case "$arg" in
     --quick) quick=1 ;;
     --no-studies) studies=0 ;;
-    *) echo "gpu-check: unknown argument '$arg' (--quick, --no-studies)"; exit 2 ;;
+    --studies-only) checks=0 ;;
+    *) echo "gpu-check: unknown argument '$arg' (--quick, --no-studies, --studies-only)"; exit 2 ;;
   esac
 done
 budget=${GPU_CHECK_SECONDS:-560}
@@ -49,6 +51,9 @@ if ! cmake --build "$build" -j"$(nproc)" > "$logs/build.log" 2>&1; then
   grep -E "error|Error" "$logs/build.log" | head -40; echo "SUMMARY: build FAILED"; exit 1
 fi
 note "build: ok ($(( $(date +%s) - t0 )) s)"
+
+# The checks (skipped by --studies-only, for a second call that only measures the studies).
+if [ $checks -eq 1 ]; then
 
 # Every test; GPU tests run here for real.
 # Tests that measure the device's free memory run alone: a neighbour's allocations would
@@ -145,6 +150,8 @@ if [ -x "$build/bin/mad" ] && "$build/bin/mad" bench --help > /dev/null 2>&1; th
   note "bench: rc=$? (bench.json, bench.html)"
   "$build/bin/mad" bench --summary-from "$out/bench.json" 2>/dev/null | while read -r l; do echo "BENCH: $l"; done
 fi
+
+fi  # checks
 
 # The seeds' studies (issue 11): every study at the seed's configuration; the comparisons are
 # in studies.json, the tables and plots in studies.html.
