@@ -124,7 +124,7 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
       mad[i] = it->second.mad;
       ++r.counts.finished_before;
     } else {
-      jobs.push_back({i, e.ref, e.dist});
+      jobs.push_back({i, e.ref, e.dist, {}});
     }
   }
   if (cfg.resume)
