@@ -127,11 +127,14 @@ void run_seed004_a5_table9(StudyRun& run) {
               "cuda " + v.name, m);
     }
     run.say("cpu block statistics, " + label);
-    const std::size_t plane = grid.count(), n = views->size();
+    // A plain copy of the binding: lambdas may not capture structured bindings before C++20
+    // (clang refuses; the fuzzing build compiles this file with clang).
+    const std::vector<ImageView<const double>>* subbands = views;
+    const std::size_t plane = grid.count(), n = subbands->size();
     run.add("statistics, " + label + ": CPU", "statistics, " + label + " (CPU)", 0, std::nullopt,
             "cpu-1t", run.cpu_one_thread([&] {
               for (std::size_t i = 0; i < n; ++i)
-                appearance::subband_block_stats_cpu((*views)[i], grid, stats.data() + i * plane,
+                appearance::subband_block_stats_cpu((*subbands)[i], grid, stats.data() + i * plane,
                                                     stats.data() + (n + i) * plane,
                                                     stats.data() + (2 * n + i) * plane);
             }));
