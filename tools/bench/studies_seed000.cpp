@@ -289,8 +289,9 @@ void run_seed000_histogram(StudyRun& run) {
               "monochrome", &mono, &monochrome_variants},
           {"real", &textured, &real_variants}})
       for (const std::string& v : *variants) {
+        const Image<std::uint8_t>* input = image;  // lambdas capture no structured binding (C++17)
         const auto m = run.gpu("histogram " + v + " " + kind + " " + name, [&] {
-          return bench_histogram(image->cview(), v, options_for(run));
+          return bench_histogram(input->cview(), v, options_for(run));
         });
         run.add(name + " " + kind + " " + v, kind + " " + v, px, std::nullopt, "cuda " + v, m);
         t[kind + " " + v] = median_ms(m);
