@@ -93,6 +93,25 @@ struct JpegGuard {
   ~JpegGuard() { jpeg_destroy_decompress(&cinfo); }
 };
 
+// A decompression bomb is refused before any pixel is decoded. Huffman coding spends at least
+// one bit on every 8x8 block of every component (its DC difference; a sequential scan a second
+// for the end of block), so a Huffman-coded JPEG holds at most 512 pixels a byte. Arithmetic
+// coding has no such floor: fuzzing found 195 bytes (SOF9) that decode without a warning to
+// 65296 x 2112 gray pixels, 1.1 GB once scored in double. Twice the Huffman ceiling leaves every
+// real image, arithmetic-coded ones included, far inside the bound (photographs hold a few
+// pixels a byte).
+constexpr double kMaxJpegPixelsPerByte = 1024;
+
+void check_jpeg_expansion(const std::string& path, JDIMENSION width, JDIMENSION height,
+                          std::size_t file_bytes) {
+  const double pixels = static_cast<double>(width) * height;
+  if (pixels <= kMaxJpegPixelsPerByte * static_cast<double>(file_bytes)) return;
+  throw_input_error(path, "JPEG claims " + std::to_string(width) + " x " + std::to_string(height) +
+                              " pixels from " + std::to_string(file_bytes) +
+                              " bytes, more than the 1024 pixels a byte any real JPEG holds "
+                              "(a decompression bomb)");
+}
+
 }  // namespace
 
 DecodedImage decode_jpeg(const std::string& path, const std::vector<std::uint8_t>& bytes) {
@@ -122,6 +141,7 @@ DecodedImage decode_jpeg(const std::string& path, const std::vector<std::uint8_t
   }
   check_header(path, cinfo->image_width, cinfo->image_height,
                cinfo->out_color_space == JCS_GRAYSCALE ? 1 : 3, 8);
+  check_jpeg_expansion(path, cinfo->image_width, cinfo->image_height, bytes.size());
   if (!start_decompressor(cinfo, &err)) fail();
 
   DecodedImage out;

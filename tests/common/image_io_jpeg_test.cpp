@@ -109,6 +109,22 @@ TEST(JpegIo, TruncatedJpegAtEveryLengthIsInputError) {
 
 // Random damage to the compressed data may or may not be detectable, but must never crash:
 // the result is either an image of the right size or an InputError.
+// A decompression bomb (fuzzing found it: 195 arithmetic-coded bytes decoding to 65296 x 2112
+// gray pixels) is an InputError before any pixel is decoded; real files far below the bound
+// decode, a flat 1024 x 1024 image (about 250 pixels a byte, near the Huffman ceiling) included.
+TEST(JpegIo, DecompressionBombIsRefused) {
+  const std::string bomb =
+      test::data_path("../fuzz/regressions/jpeg/sof9_arithmetic_65296x2112_gray_195_bytes.jpg");
+  const std::string message = test::thrown_message<InputError>([&] { load_gray_image(bomb); });
+  EXPECT_NE(message.find("65296 x 2112 pixels from 195 bytes"), std::string::npos) << message;
+  EXPECT_NE(message.find("decompression bomb"), std::string::npos) << message;
+
+  TempDir dir;
+  const std::string flat = dir.file("flat1024.jpg");
+  test::io::write_jpeg_file(flat, 1024, 1024, 1, std::vector<std::uint8_t>(1024 * 1024, 100), 50);
+  EXPECT_EQ(load_gray_image(flat).pixels.width(), 1024);
+}
+
 TEST(JpegIo, CorruptedBytesNeverCrash) {
   TempDir dir;
   std::vector<std::uint8_t> gray;
