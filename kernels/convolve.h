@@ -100,7 +100,7 @@ struct ConvolveLaunch {
   ConvolveLaunchFn<std::uint8_t> u8 = nullptr;
 };
 
-// The convolution variant registry (kernels/convolve_variants.cpp).
+// The convolution variant registry (kernels/variant_tables.cpp).
 const VariantRegistry<ConvolveLaunch>& convolve_variants();
 
 }  // namespace mad::kernels

@@ -1,5 +1,5 @@
 // CUDA variants of the general convolution (kernels/convolve.h), registered in
-// kernels/convolve_variants.cpp. Every variant runs one thread per output element in 2-D CTAs of
+// kernels/variant_tables.cpp. Every variant runs one thread per output element in 2-D CTAs of
 // the caller's block shape; the grid covers the width, and rows beyond 65535 CTAs are covered
 // by a CTA-uniform grid-stride loop.
 //

@@ -69,7 +69,7 @@ Image<std::uint8_t> gray_cuda(const RgbView8& rgb, GrayWeighting weighting,
 using GrayLaunch = void (*)(const RgbView8& src, GrayWeighting weighting,
                             ImageView<std::uint8_t> dst, StreamHandle stream);
 
-// The gray/darken variant registry (kernels/gray_variants.cpp), shared by both weightings.
+// The gray/darken variant registry (kernels/variant_tables.cpp), shared by both weightings.
 const VariantRegistry<GrayLaunch>& gray_variants();
 
 }  // namespace mad::kernels

@@ -1,4 +1,4 @@
-// CUDA variants of gray/darken (issue 4, kernel 1), registered in kernels/gray_variants.cpp.
+// CUDA variants of gray/darken (issue 4, kernel 1), registered in kernels/variant_tables.cpp.
 //
 // Every variant is a pure streaming kernel: 3 or 4 bytes in, 1 byte out per pixel, so the
 // variants differ only in how threads map to pixels (the launch-shape study of the seeds):
@@ -156,7 +156,7 @@ void launch_grid_stride_blocks(const RgbView8& src, GrayWeighting w, ImageView<s
 
 }  // namespace
 
-// The launch functions, registered in kernels/gray_variants.cpp.
+// The launch functions, registered in kernels/variant_tables.cpp.
 namespace gray_detail {
 
 void launch_pixel_1d(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst,

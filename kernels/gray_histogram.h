@@ -35,7 +35,7 @@ using GrayHistogramLaunch = void (*)(const RgbView8& src, GrayWeighting weightin
                                      ImageView<std::uint8_t> gray, std::uint32_t* bins,
                                      StreamHandle stream);
 
-// The fused variant registry (kernels/gray_histogram_variants.cpp).
+// The fused variant registry (kernels/variant_tables.cpp).
 const VariantRegistry<GrayHistogramLaunch>& gray_histogram_variants();
 
 }  // namespace mad::kernels

@@ -1,5 +1,5 @@
 // CUDA variants of the fused gray+histogram (kernels/gray_histogram.h), registered in
-// kernels/gray_histogram_variants.cpp: the privatized-histogram kernel of
+// kernels/variant_tables.cpp: the privatized-histogram kernel of
 // kernels/histogram_device.cuh whose pixel source converts the RGB pixel (gray_device.cuh),
 // stores it in the gray plane and hands its value to the shared histogram, so the image is
 // read once (seed 000 §7: 3 reads and 1 write a pixel, plus 256 atomics a block).

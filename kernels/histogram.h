@@ -35,7 +35,7 @@ Histogram histogram_cuda(ImageView<const std::uint8_t> gray, const CudaRunOption
 using HistogramLaunch = void (*)(ImageView<const std::uint8_t> src, std::uint32_t* bins,
                                  DeviceScratch scratch, StreamHandle stream);
 
-// The histogram variant registry (kernels/histogram_variants.cpp).
+// The histogram variant registry (kernels/variant_tables.cpp).
 const VariantRegistry<HistogramLaunch>& histogram_variants();
 
 }  // namespace mad::kernels

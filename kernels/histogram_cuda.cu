@@ -1,5 +1,5 @@
 // CUDA variants of the 256-bin histogram (issue 4, kernel 2) and its host entry; the variants
-// are registered in kernels/histogram_variants.cpp.
+// are registered in kernels/variant_tables.cpp.
 //
 // The variants differ in where the increments land, which decides how they behave on the
 // adversarial images (monochrome, wide stripes: every thread of a warp hits one bin):
@@ -153,7 +153,7 @@ std::size_t cub_temp_bytes(const std::uint8_t* data, std::uint32_t* bins, int wi
 
 }  // namespace
 
-// The launch functions, registered in kernels/histogram_variants.cpp.
+// The launch functions, registered in kernels/variant_tables.cpp.
 namespace histogram_detail {
 
 void launch_global_atomic(ImageView<const std::uint8_t> src, std::uint32_t* bins, DeviceScratch,

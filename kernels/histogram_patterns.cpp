@@ -2,26 +2,27 @@
 
 #include <random>
 
+#include "common/enum_names.h"
 #include "common/error.h"
 
 namespace mad::kernels {
 
+namespace {
+constexpr EnumName<HistogramPattern> kPatterns[] = {
+    {HistogramPattern::UniformRandom, "uniform_random"},
+    {HistogramPattern::GradientHorizontal, "gradient_horizontal"},
+    {HistogramPattern::GradientVertical, "gradient_vertical"},
+    {HistogramPattern::Stripes256, "stripes_256"},
+    {HistogramPattern::Stripes20, "stripes_20"},
+    {HistogramPattern::Monochrome, "monochrome"}};
+}  // namespace
+
 const char* histogram_pattern_name(HistogramPattern pattern) {
-  switch (pattern) {
-    case HistogramPattern::UniformRandom: return "uniform_random";
-    case HistogramPattern::GradientHorizontal: return "gradient_horizontal";
-    case HistogramPattern::GradientVertical: return "gradient_vertical";
-    case HistogramPattern::Stripes256: return "stripes_256";
-    case HistogramPattern::Stripes20: return "stripes_20";
-    case HistogramPattern::Monochrome: return "monochrome";
-  }
-  throw InvalidArgument("unknown histogram pattern");
+  return enum_name(kPatterns, pattern);
 }
 
 std::vector<HistogramPattern> all_histogram_patterns() {
-  return {HistogramPattern::UniformRandom,    HistogramPattern::GradientHorizontal,
-          HistogramPattern::GradientVertical, HistogramPattern::Stripes256,
-          HistogramPattern::Stripes20,        HistogramPattern::Monochrome};
+  return enum_values(kPatterns);
 }
 
 Image<std::uint8_t> make_histogram_pattern(HistogramPattern pattern, int width, int height,

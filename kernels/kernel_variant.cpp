@@ -1,5 +1,6 @@
 #include "kernels/kernel_variant.h"
 
+#include "common/enum_names.h"
 #include "common/error.h"
 #include "kernels/gray.h"
 #include "kernels/histogram.h"
@@ -8,29 +9,27 @@
 
 namespace mad::kernels {
 
+namespace {
+constexpr EnumName<KernelKind> kKernelKinds[] = {{KernelKind::Gray, "gray"},
+                                                 {KernelKind::Darken, "darken"},
+                                                 {KernelKind::Histogram, "histogram"},
+                                                 {KernelKind::Smooth, "smooth"},
+                                                 {KernelKind::Nick, "nick"}};
+}  // namespace
+
 const char* kernel_kind_name(KernelKind kind) {
-  switch (kind) {
-    case KernelKind::Gray: return "gray";
-    case KernelKind::Darken: return "darken";
-    case KernelKind::Histogram: return "histogram";
-    case KernelKind::Smooth: return "smooth";
-    case KernelKind::Nick: return "nick";
-  }
-  throw InvalidArgument("unknown kernel kind");
+  return enum_name(kKernelKinds, kind);
 }
 
 std::vector<KernelKind> all_kernel_kinds() {
-  return {KernelKind::Gray, KernelKind::Darken, KernelKind::Histogram, KernelKind::Smooth,
-          KernelKind::Nick};
+  return enum_values(kKernelKinds);
 }
 
 KernelKind parse_kernel_kind(const std::string& name) {
-  std::string known;
-  for (KernelKind kind : all_kernel_kinds()) {
-    if (name == kernel_kind_name(kind)) return kind;
-    known += std::string(known.empty() ? "" : ", ") + kernel_kind_name(kind);
-  }
-  throw InvalidArgument("unknown kernel '" + name + "' (expected one of: " + known + ")");
+  for (const auto& [kind, kind_name] : kKernelKinds)
+    if (name == kind_name) return kind;
+  throw InvalidArgument("unknown kernel '" + name +
+                        "' (expected one of: " + enum_names_joined(kKernelKinds) + ")");
 }
 
 const VariantNames& list_variants(KernelKind kind) {

@@ -27,17 +27,11 @@ Histogram histogram_cuda(ImageView<const std::uint8_t>, const CudaRunOptions&) {
   throw_no_cuda_backend("histogram");
 }
 void smooth_cuda(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>,
-                 const CudaRunOptions&) {
+                 const CudaRunOptions&, SmoothBorder) {
   throw_no_cuda_backend("smooth");
 }
-Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t>, int, const CudaRunOptions&) {
-  throw_no_cuda_backend("smooth");
-}
-void smooth_wrap_cuda(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>,
-                      const CudaRunOptions&) {
-  throw_no_cuda_backend("smooth");
-}
-Image<std::uint8_t> smooth_wrap_cuda(ImageView<const std::uint8_t>, int, const CudaRunOptions&) {
+Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t>, int, const CudaRunOptions&,
+                                SmoothBorder) {
   throw_no_cuda_backend("smooth");
 }
 void nick_cuda(ImageView<const std::uint8_t>, const NickParams&, ImageView<std::uint8_t>,

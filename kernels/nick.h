@@ -101,7 +101,7 @@ using NickLaunch = void (*)(ImageView<const std::uint8_t> src, const NickParams&
                             ImageView<std::uint8_t> mask, DeviceScratch scratch,
                             StreamHandle stream);
 
-// The Nick variant registry (kernels/nick_variants.cpp).
+// The Nick variant registry (kernels/variant_tables.cpp).
 const VariantRegistry<NickLaunch>& nick_variants();
 
 }  // namespace mad::kernels

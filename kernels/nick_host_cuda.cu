@@ -1,5 +1,5 @@
 // The Nick host entry point (kernels/nick.h); the variants are registered in
-// kernels/nick_variants.cpp.
+// kernels/variant_tables.cpp.
 #include "common/cuda_check.h"
 #include "kernels/device_image_cuda.h"
 #include "kernels/nick_launch_cuda.h"

@@ -1,5 +1,5 @@
 // What the Nick variants' launch functions (nick_window_cuda.cu, nick_integral_cuda.cu,
-// registered in nick_variants.cpp) share. Internal, CUDA-only.
+// registered in kernels/variant_tables.cpp) share. Internal, CUDA-only.
 #pragma once
 
 #include "kernels/nick_cuda.h"

@@ -110,7 +110,7 @@ dim3 block_grid(ImageView<const std::uint8_t> src) {
 
 }  // namespace
 
-// The registered launch functions (kernels/nick_variants.cpp; B x B blocks, kTiles 1 for
+// The registered launch functions (kernels/variant_tables.cpp; B x B blocks, kTiles 1 for
 // method 2 and 3 for method 3). They need no scratch.
 template <int B>
 void launch_global(ImageView<const std::uint8_t> src, const NickParams& params,

@@ -93,23 +93,19 @@ Image<std::uint8_t> smooth_image(ImageView<const std::uint8_t> src, int channels
   return out;
 }
 
-// CPU reference. `dst` has the shape of `src` (samples).
-void smooth_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst);
-Image<std::uint8_t> smooth_cpu(ImageView<const std::uint8_t> src, int channels);
+// CPU reference under `border`'s rule. `dst` has the shape of `src` (samples).
+void smooth_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
+                SmoothBorder border = SmoothBorder::Clip);
+Image<std::uint8_t> smooth_cpu(ImageView<const std::uint8_t> src, int channels,
+                               SmoothBorder border = SmoothBorder::Clip);
 
-// Runs one CUDA variant on the host image, including upload and download; synchronous.
+// Runs one CUDA variant of `border`'s registry (smooth_variants(border)) on the host image,
+// including upload and download; synchronous.
 void smooth_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
-                 const CudaRunOptions& options = {});
+                 const CudaRunOptions& options = {}, SmoothBorder border = SmoothBorder::Clip);
 Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t> src, int channels,
-                                const CudaRunOptions& options = {});
-
-// The Wrap border rule: CPU reference and CUDA host entry point (smooth_wrap_variants()).
-void smooth_wrap_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst);
-Image<std::uint8_t> smooth_wrap_cpu(ImageView<const std::uint8_t> src, int channels);
-void smooth_wrap_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
-                      const CudaRunOptions& options = {});
-Image<std::uint8_t> smooth_wrap_cuda(ImageView<const std::uint8_t> src, int channels,
-                                     const CudaRunOptions& options = {});
+                                const CudaRunOptions& options = {},
+                                SmoothBorder border = SmoothBorder::Clip);
 
 // A smoothing variant (device-pointer form): reads `src` and writes every sample of `dst`
 // (device views of samples, same shape, `channels` interleaved channels). It enqueues on
@@ -119,7 +115,7 @@ using SmoothLaunch = void (*)(ImageView<const std::uint8_t> src, int channels,
                               ImageView<std::uint8_t> dst, DeviceScratch scratch,
                               StreamHandle stream);
 
-// The smoothing variant registries (kernels/smooth_variants.cpp): the default Clip rule, the
+// The smoothing variant registries (kernels/variant_tables.cpp): the default Clip rule, the
 // Wrap rule, and the one of a given rule.
 const VariantRegistry<SmoothLaunch>& smooth_variants();
 const VariantRegistry<SmoothLaunch>& smooth_wrap_variants();

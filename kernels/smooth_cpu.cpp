@@ -28,8 +28,11 @@ void validate_smooth_output(ImageView<const std::uint8_t> src, int channels,
     throw InvalidArgument("smooth: output size differs from the input size");
 }
 
-void smooth_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst) {
-  validate_smooth_output(src, channels, dst);
+namespace {
+
+// The Clip rule: taps outside the image are dropped and W is summed tap by tap.
+void smooth_clip_cpu(ImageView<const std::uint8_t> src, int channels,
+                     ImageView<std::uint8_t> dst) {
   const int width = src.width / channels, height = src.height;
   parallel_for(height, [&](int y) {
     const int dy0 = std::max(-kSmoothRadius, -y), dy1 = std::min(kSmoothRadius, height - 1 - y);
@@ -49,24 +52,10 @@ void smooth_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::
   });
 }
 
-Image<std::uint8_t> smooth_cpu(ImageView<const std::uint8_t> src, int channels) {
-  return smooth_image(src, channels,
-                      [&](ImageView<std::uint8_t> dst) { smooth_cpu(src, channels, dst); });
-}
-
-const char* smooth_border_name(SmoothBorder border) {
-  return border == SmoothBorder::Wrap ? "wrap" : "clip";
-}
-
-SmoothBorder parse_smooth_border(const std::string& name) {
-  for (SmoothBorder b : {SmoothBorder::Clip, SmoothBorder::Wrap})
-    if (name == smooth_border_name(b)) return b;
-  throw InvalidArgument("unknown border '" + name + "' (expected clip or wrap)");
-}
-
-// The torus: every tap is inside after the modulo, so all 25 weights count (W = 35).
-void smooth_wrap_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst) {
-  validate_smooth_output(src, channels, dst);
+// The Wrap rule, the torus: every tap is inside after the modulo, so all 25 weights count
+// (W = 35).
+void smooth_wrap_cpu(ImageView<const std::uint8_t> src, int channels,
+                     ImageView<std::uint8_t> dst) {
   const int width = src.width / channels, height = src.height;
   parallel_for(height, [&](int y) {
     for (int x = 0; x < width; ++x)
@@ -81,9 +70,31 @@ void smooth_wrap_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<
   });
 }
 
-Image<std::uint8_t> smooth_wrap_cpu(ImageView<const std::uint8_t> src, int channels) {
+}  // namespace
+
+const char* smooth_border_name(SmoothBorder border) {
+  return border == SmoothBorder::Wrap ? "wrap" : "clip";
+}
+
+SmoothBorder parse_smooth_border(const std::string& name) {
+  for (SmoothBorder b : {SmoothBorder::Clip, SmoothBorder::Wrap})
+    if (name == smooth_border_name(b)) return b;
+  throw InvalidArgument("unknown border '" + name + "' (expected clip or wrap)");
+}
+
+void smooth_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
+                SmoothBorder border) {
+  validate_smooth_output(src, channels, dst);
+  if (border == SmoothBorder::Wrap)
+    smooth_wrap_cpu(src, channels, dst);
+  else
+    smooth_clip_cpu(src, channels, dst);
+}
+
+Image<std::uint8_t> smooth_cpu(ImageView<const std::uint8_t> src, int channels,
+                               SmoothBorder border) {
   return smooth_image(src, channels,
-                      [&](ImageView<std::uint8_t> dst) { smooth_wrap_cpu(src, channels, dst); });
+                      [&](ImageView<std::uint8_t> dst) { smooth_cpu(src, channels, dst, border); });
 }
 
 }  // namespace mad::kernels

@@ -1,5 +1,5 @@
 // CUDA variants of the 5x5 triangular smoothing (issue 4, kernel 3), registered in
-// kernels/smooth_variants.cpp.
+// kernels/variant_tables.cpp.
 //
 //   global            one output pixel per thread (32x8 blocks), taps read from global memory,
 //                     loops clipped at the borders, filter in constant memory;
@@ -268,7 +268,7 @@ int padded_pitch(int width, int channels) {
 
 }  // namespace
 
-// The launch functions, registered in kernels/smooth_variants.cpp.
+// The launch functions, registered in kernels/variant_tables.cpp.
 namespace smooth_detail {
 
 // The global and tile kernels on kBlockX x kBlockY blocks, each thread computing kRows output
@@ -373,41 +373,18 @@ std::size_t smooth_scratch_bytes(int width, int height, int channels) {
                                (height + 2 * kR));
 }
 
-namespace {
-
-// The host entry point of either border's registry.
-void run_smooth_registered(const VariantRegistry<SmoothLaunch>& registry,
-                           ImageView<const std::uint8_t> src, int channels,
-                           ImageView<std::uint8_t> dst, const CudaRunOptions& options) {
-  validate_smooth_input(src, channels);
-  run_registered_kernel(registry, "smooth", "smooth: output size differs from the input size", src,
-                        channels, dst, options,
-                        smooth_scratch_bytes(src.width / channels, src.height, channels));
-}
-
-}  // namespace
-
 void smooth_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
-                 const CudaRunOptions& options) {
-  run_smooth_registered(smooth_variants(), src, channels, dst, options);
+                 const CudaRunOptions& options, SmoothBorder border) {
+  validate_smooth_input(src, channels);
+  run_registered_kernel(smooth_variants(border), "smooth",
+                        "smooth: output size differs from the input size", src, channels, dst,
+                        options, smooth_scratch_bytes(src.width / channels, src.height, channels));
 }
 
 Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t> src, int channels,
-                                const CudaRunOptions& options) {
+                                const CudaRunOptions& options, SmoothBorder border) {
   return smooth_image(src, channels, [&](ImageView<std::uint8_t> dst) {
-    run_smooth_registered(smooth_variants(), src, channels, dst, options);
-  });
-}
-
-void smooth_wrap_cuda(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
-                      const CudaRunOptions& options) {
-  run_smooth_registered(smooth_wrap_variants(), src, channels, dst, options);
-}
-
-Image<std::uint8_t> smooth_wrap_cuda(ImageView<const std::uint8_t> src, int channels,
-                                     const CudaRunOptions& options) {
-  return smooth_image(src, channels, [&](ImageView<std::uint8_t> dst) {
-    run_smooth_registered(smooth_wrap_variants(), src, channels, dst, options);
+    smooth_cuda(src, channels, dst, options, border);
   });
 }
 

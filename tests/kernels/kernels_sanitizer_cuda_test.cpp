@@ -40,16 +40,13 @@ TEST(KernelsCudaSanitizer, EveryVariantOnSmallImages) {
             << "gray+histogram " << v.name;
         EXPECT_TRUE(test::images_equal(gray.cview(), fused.cview())) << "gray+histogram " << v.name;
       }
-      const Image<std::uint8_t> smooth = smooth_cpu(rgb.cview(), 3);
-      for (const VariantInfo& v : smooth_variants().infos())
-        EXPECT_TRUE(
-            test::images_equal(smooth.cview(), smooth_cuda(rgb.cview(), 3, {v.name, 0x5A}).cview()))
-            << "smooth " << v.name;
-      const Image<std::uint8_t> wrap = smooth_wrap_cpu(rgb.cview(), 3);
-      for (const VariantInfo& v : smooth_wrap_variants().infos())
-        EXPECT_TRUE(test::images_equal(wrap.cview(),
-                                       smooth_wrap_cuda(rgb.cview(), 3, {v.name, 0x5A}).cview()))
-            << "smooth (wrap) " << v.name;
+      for (const SmoothBorder border : {SmoothBorder::Clip, SmoothBorder::Wrap}) {
+        const Image<std::uint8_t> smooth = smooth_cpu(rgb.cview(), 3, border);
+        for (const VariantInfo& v : smooth_variants(border).infos())
+          EXPECT_TRUE(test::images_equal(
+              smooth.cview(), smooth_cuda(rgb.cview(), 3, {v.name, 0x5A}, border).cview()))
+              << "smooth " << smooth_border_name(border) << " " << v.name;
+      }
       const NickParams params{std::min(s.width, s.height), -0.15};
       const Image<std::uint8_t> mask = nick_cpu(gray.cview(), params);
       for (const VariantInfo& v : nick_variants().infos())

@@ -40,26 +40,25 @@ void expect_every_variant_matches(const VariantNames& registry, Cpu&& cpu, Cuda&
                "bit-identical\n";
 }
 
-TEST(SmoothCuda, EveryVariantMatchesCpuExactly) {
+// Both border rules' registries against the CPU under the same rule (a 1x1 image wraps onto
+// itself).
+class SmoothBorderCuda : public ::testing::TestWithParam<SmoothBorder> {};
+
+TEST_P(SmoothBorderCuda, EveryVariantMatchesCpuExactly) {
   MAD_REQUIRE_GPU();
+  const SmoothBorder border = GetParam();
   expect_every_variant_matches(
-      smooth_variants(),
-      [](ImageView<const std::uint8_t> src, int ch) { return smooth_cpu(src, ch); },
-      [](ImageView<const std::uint8_t> src, int ch, ImageView<std::uint8_t> dst,
-         const CudaRunOptions& o) { smooth_cuda(src, ch, dst, o); },
-      "SmoothCuda.EveryVariantMatchesCpuExactly", 4801);
+      smooth_variants(border),
+      [border](ImageView<const std::uint8_t> src, int ch) { return smooth_cpu(src, ch, border); },
+      [border](ImageView<const std::uint8_t> src, int ch, ImageView<std::uint8_t> dst,
+               const CudaRunOptions& o) { smooth_cuda(src, ch, dst, o, border); },
+      std::string("SmoothBorderCuda.EveryVariantMatchesCpuExactly/") + smooth_border_name(border),
+      border == SmoothBorder::Wrap ? 4901 : 4801);
 }
 
-// The Wrap border's variants against smooth_wrap_cpu (1x1 wraps onto itself).
-TEST(SmoothWrapCuda, EveryVariantMatchesCpuExactly) {
-  MAD_REQUIRE_GPU();
-  expect_every_variant_matches(
-      smooth_wrap_variants(),
-      [](ImageView<const std::uint8_t> src, int ch) { return smooth_wrap_cpu(src, ch); },
-      [](ImageView<const std::uint8_t> src, int ch, ImageView<std::uint8_t> dst,
-         const CudaRunOptions& o) { smooth_wrap_cuda(src, ch, dst, o); },
-      "SmoothWrapCuda.EveryVariantMatchesCpuExactly", 4901);
-}
+INSTANTIATE_TEST_SUITE_P(Borders, SmoothBorderCuda,
+                         ::testing::Values(SmoothBorder::Clip, SmoothBorder::Wrap),
+                         [](const auto& info) { return std::string(smooth_border_name(info.param)); });
 
 TEST(SmoothCuda, ExtremeValuesMatchCpu) {
   MAD_REQUIRE_GPU();

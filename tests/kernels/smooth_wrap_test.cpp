@@ -25,7 +25,7 @@ TEST(SmoothWrapCpu, BorderNames) {
 TEST(SmoothWrapCpu, ImpulseAtTheCornerWrapsToTheOppositeSides) {
   Image<std::uint8_t> img(7, 6, 0);
   img(0, 0) = 175;  // 175 * w / 35 = 5 * w, exact
-  const Image<std::uint8_t> out = smooth_wrap_cpu(img.cview(), 1);
+  const Image<std::uint8_t> out = smooth_cpu(img.cview(), 1, SmoothBorder::Wrap);
   for (int y = 0; y < 6; ++y)
     for (int x = 0; x < 7; ++x) {
       const int dy = y <= 2 ? y : y - 6, dx = x <= 2 ? x : x - 7;
@@ -38,13 +38,13 @@ TEST(SmoothWrapCpu, ImpulseAtTheCornerWrapsToTheOppositeSides) {
 // A 1x1 image wraps onto itself 25 times; a 2-pixel row onto its two pixels.
 TEST(SmoothWrapCpu, ImagesSmallerThanTheFilter) {
   Image<std::uint8_t> one(1, 1, 200);
-  EXPECT_EQ(smooth_wrap_cpu(one.cview(), 1)(0, 0), 200);
+  EXPECT_EQ(smooth_cpu(one.cview(), 1, SmoothBorder::Wrap)(0, 0), 200);
   Image<std::uint8_t> two(2, 1);
   two(0, 0) = 0;
   two(0, 1) = 70;
   // Columns dx = -2..2 of pixel 0 are pixels 0,1,0,1,0; row weights sum per column 5,8,9,8,5
   // (rows wrap onto the same row): S = 70 * (8 + 8) = 1120, W = 35: 32.
-  const Image<std::uint8_t> out = smooth_wrap_cpu(two.cview(), 1);
+  const Image<std::uint8_t> out = smooth_cpu(two.cview(), 1, SmoothBorder::Wrap);
   EXPECT_EQ(out(0, 0), 32);
   EXPECT_EQ(out(0, 1), 38);  // 70 * (5 + 9 + 5) = 1330 / 35 = 38
 }
@@ -56,7 +56,7 @@ TEST(SmoothWrapCpu, EqualsClipAwayFromTheBorderAndDiffersOnIt) {
       for (std::ptrdiff_t pitch : test::pitches_for(s.width * channels)) {
         const Image<std::uint8_t> img = test::random_bytes(s.width * channels, s.height, 77, pitch);
         const Image<std::uint8_t> clip = smooth_cpu(img.cview(), channels);
-        const Image<std::uint8_t> wrap = smooth_wrap_cpu(img.cview(), channels);
+        const Image<std::uint8_t> wrap = smooth_cpu(img.cview(), channels, SmoothBorder::Wrap);
         for (int y = 2; y + 2 < s.height; ++y)
           for (int x = 2 * channels; x + 2 * channels < s.width * channels; ++x)
             ASSERT_EQ(clip(y, x), wrap(y, x)) << test::size_name(s) << ' ' << y << ',' << x;
@@ -67,7 +67,7 @@ TEST(SmoothWrapCpu, EqualsClipAwayFromTheBorderAndDiffersOnIt) {
 TEST(SmoothWrapCpu, ConstantImagesStayConstant) {
   for (int channels : {1, 3, 4}) {
     Image<std::uint8_t> img(5 * channels, 3, 123);
-    const Image<std::uint8_t> out = smooth_wrap_cpu(img.cview(), channels);
+    const Image<std::uint8_t> out = smooth_cpu(img.cview(), channels, SmoothBorder::Wrap);
     for (int y = 0; y < 3; ++y)
       for (int x = 0; x < 5 * channels; ++x) EXPECT_EQ(out(y, x), 123);
   }
@@ -75,10 +75,10 @@ TEST(SmoothWrapCpu, ConstantImagesStayConstant) {
 
 TEST(SmoothWrapCpu, RejectsBadInput) {
   Image<std::uint8_t> img(6, 2);
-  EXPECT_THROW(smooth_wrap_cpu(img.cview(), 5), InputError);
-  EXPECT_THROW(smooth_wrap_cpu(img.cview(), 4), InvalidArgument);
+  EXPECT_THROW(smooth_cpu(img.cview(), 5, SmoothBorder::Wrap), InputError);
+  EXPECT_THROW(smooth_cpu(img.cview(), 4, SmoothBorder::Wrap), InvalidArgument);
   Image<std::uint8_t> small(3, 2);
-  EXPECT_THROW(smooth_wrap_cpu(img.cview(), 1, small.view()), InvalidArgument);
+  EXPECT_THROW(smooth_cpu(img.cview(), 1, small.view(), SmoothBorder::Wrap), InvalidArgument);
 }
 
 TEST(SmoothWrapCpu, RegistryListsTheWrapVariants) {

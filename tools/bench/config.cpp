@@ -139,4 +139,18 @@ void apply_measurement(BenchRow& row, const Measurement& m) {
   row.max_ms = m.max_ms;
 }
 
+BenchRow cuda_row(BenchRow proto, const std::string& variant, std::string note,
+                  const Measurement& m) {
+  proto.backend = "cuda";
+  proto.variant = variant;
+  proto.note = std::move(note);
+  apply_measurement(proto, m);
+  return proto;
+}
+
+std::string variant_note(const VariantNames& registry, const std::string& variant) {
+  const VariantInfo& info = registry.infos()[registry.index_of(variant)];
+  return (info.is_default ? "(default) " : "") + info.note;
+}
+
 }  // namespace mad::bench

@@ -56,11 +56,8 @@ KernelBenchOptions gpu_options(const BenchConfig& c) {
   return o;
 }
 
-BenchRow gpu_row(BenchRow r, const KernelTiming& t, const VariantInfo& info) {
-  r.backend = "cuda";
-  r.variant = t.variant;
-  r.note = (info.is_default ? "(default) " : "") + info.note;
-  apply_measurement(r, t.time);
+BenchRow gpu_row(const BenchRow& base, const KernelTiming& t, const VariantInfo& info) {
+  BenchRow r = cuda_row(base, t.variant, (info.is_default ? "(default) " : "") + info.note, t.time);
   r.bytes_moved = static_cast<double>(t.bytes_read + t.bytes_written);
   describe_launch_shape(r);
   return r;

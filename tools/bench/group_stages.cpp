@@ -156,15 +156,11 @@ void add_a5_mean_rows(BenchContext& ctx, Size s, ImageView<const double> subband
 #ifdef MAD_HAVE_CUDA
   if (ctx.config.gpu)
     for (const std::string& p : ctx.config.precisions) {
-      for (const auto& res : a5_mean_bench(subband, a5_bench_options(ctx, p))) {
-        BenchRow r = base(p);
-        r.backend = "cuda";
-        r.variant = res.variant;
-        r.note = "thesis Table 9 (K40, one 512x512 float subband): " +
-                 std::to_string(thesis_table9_ms(res.variant)) + " ms";
-        apply_measurement(r, res.time);
-        ctx.add(std::move(r));
-      }
+      for (const auto& res : a5_mean_bench(subband, a5_bench_options(ctx, p)))
+        ctx.add(cuda_row(base(p), res.variant,
+                         "thesis Table 9 (K40, one 512x512 float subband): " +
+                             std::to_string(thesis_table9_ms(res.variant)) + " ms",
+                         res.time));
     }
 #endif
   std::vector<double> means(grid.count());
@@ -214,16 +210,9 @@ void run_a5_group(BenchContext& ctx) {
 #ifdef MAD_HAVE_CUDA
       if (ctx.config.gpu)
         for (const std::string& p : ctx.config.precisions) {
-          for (const auto& res : a5_bench(views, a5_bench_options(ctx, p))) {
-            BenchRow r = base(p);
-            r.backend = "cuda";
-            r.variant = res.variant;
-            for (const auto& info : appearance::a5_variants().infos())
-              if (res.variant == info.name)
-                r.note = (info.is_default ? "(default) " : "") + info.note;
-            apply_measurement(r, res.time);
-            ctx.add(std::move(r));
-          }
+          for (const auto& res : a5_bench(views, a5_bench_options(ctx, p)))
+            ctx.add(cuda_row(base(p), res.variant,
+                             variant_note(appearance::a5_variants(), res.variant), res.time));
         }
 #endif
       const std::size_t plane = grid.count();

@@ -77,6 +77,11 @@ std::vector<std::string> parse_list(const std::string& list,
 
 // Copies warm-up, runs, median, min and max of `m` into `row`.
 void apply_measurement(BenchRow& row, const Measurement& m);
+// `proto` as the GPU row of `variant`: backend "cuda", the variant, `note`, and `m` applied.
+BenchRow cuda_row(BenchRow proto, const std::string& variant, std::string note,
+                  const Measurement& m);
+// The note of `variant` in `registry` as a row shows it: "(default) " first for the default.
+std::string variant_note(const VariantNames& registry, const std::string& variant);
 
 // Measures host<->device copies of a row's bytes_in / bytes_out (cached per byte count).
 // Without a device it measures nothing.

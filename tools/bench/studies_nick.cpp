@@ -1,6 +1,6 @@
 // Seed 002 (Nick local binarization, in Catalan; RTX 3070 Laptop GPU): the CPU against GPU
 // methods 1-3 over window widths (seed002-nick-windows) and 32x32 against 16x16 blocks
-// (seed002-nick-blocks). Registered variants: kernels/nick_variants.cpp.
+// (seed002-nick-blocks). Registered variants: kernels/variant_tables.cpp.
 //
 // Window widths: the seed's slider runs from 2 to 100 and its code takes half = w / 2 rows and
 // columns on each side (lines 289-292, 398), a (2 (w / 2) + 1)-wide window; the studies run

@@ -1,6 +1,6 @@
 // Seed 001 §2 (GTX480 on DAS4): the histogram's G (global atomics) against S (a shared histogram
 // per block) over image sizes (Appendix Table 1, random images) and over five image kinds at
-// 3741x3741 (Table 2). G is our global_atomic, S our shared_block (kernels/histogram_variants.cpp);
+// 3741x3741 (Table 2). G is our global_atomic, S our shared_block (kernels/variant_tables.cpp);
 // "memory" is the image's upload plus the bins' download, timed by tools/bench's TransferTimer
 // from pageable memory (the seed does not say it pinned its buffers).
 #include <algorithm>

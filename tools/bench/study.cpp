@@ -209,11 +209,7 @@ std::vector<const Study*> parse_studies(const std::string& list) {
 
 StudyResult run_study(const Study& study, const StudyConfig& config) {
   StudyResult r;
-  r.name = study.name;
-  r.seed_file = study.seed_file;
-  r.section = study.section;
-  r.description = study.description;
-  r.seed_device = study.seed_device;
+  static_cast<StudyInfo&>(r) = study;
   r.quick = config.quick;
   r.gpu = config.gpu;
   StudyRun run(config, std::move(r));

@@ -65,8 +65,17 @@ struct StudyComparison {
   std::string verdict;  // "same ordering: yes" / "no" / "n/a (no CUDA device)" / "growth ..."
 };
 
-struct StudyResult {
-  std::string name, seed_file, section, description, seed_device;
+// What names and describes a study: its table entry and its result both carry it.
+struct StudyInfo {
+  std::string name;         // "seed001-histogram-images"
+  std::string seed_file;    // "001_719c7548ba02a046.txt"
+  std::string section;      // "§2 Histogram, Appendix Tables 1-2"
+  std::string summary;      // one line for --list-studies
+  std::string description;  // one paragraph: the seed's configuration
+  std::string seed_device;  // "GTX480 (Fermi, 2010)"
+};
+
+struct StudyResult : StudyInfo {
   bool quick = false, gpu = false;
   std::vector<std::string> notes;  // where we differ from the seed, and skipped measurements
   std::vector<StudyRow> rows;
@@ -138,13 +147,7 @@ class StudyRun {
 double median_ms(const std::optional<Measurement>& m);
 std::optional<Measurement> as_measurement(double ms);
 
-struct Study {
-  std::string name;         // "seed001-histogram-images"
-  std::string seed_file;    // "001_719c7548ba02a046.txt"
-  std::string section;      // "§2 Histogram, Appendix Tables 1-2"
-  std::string summary;      // one line for --list-studies
-  std::string description;  // one paragraph: the seed's configuration
-  std::string seed_device;  // "GTX480 (Fermi, 2010)"
+struct Study : StudyInfo {
   std::function<void(StudyRun&)> run;
 };
 
