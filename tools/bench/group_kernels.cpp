@@ -61,6 +61,8 @@ BenchRow gpu_row(BenchRow r, const KernelTiming& t, const VariantInfo& info) {
   r.variant = t.variant;
   r.note = (info.is_default ? "(default) " : "") + info.note;
   apply_measurement(r, t.time);
+  // Only the CUB histogram launches no kernel of ours: CUB's kernels are not recorded.
+  if (t.time.kernels.empty()) r.note += "; CUB's own kernels: no resource data";
   r.bytes_moved = static_cast<double>(t.bytes_read + t.bytes_written);
   describe_launch_shape(r);
   return r;
