@@ -9,6 +9,7 @@
 // reduction over the three arrays gives S2, S3, S4.
 // Launch shape: 16x16 threads, grid (block columns, block rows, subbands).
 #include "appearance/a5_device_cuda.cuh"
+#include "common/kernel_launch.cuh"
 
 namespace mad::appearance {
 namespace {
@@ -67,8 +68,8 @@ void launch_a5_cta_per_block(const A5Input<Real>& in, const A5Output<Real>& out,
                              const BlockGrid& grid, cudaStream_t stream) {
   detail::launch_a5_variant(in, out, grid, "a5-cta-per-block", 1, 1,
                             [&](auto samples, dim3 cta_grid) {
-                              a5_cta_per_block_kernel<Real, decltype(samples)>
-                                  <<<cta_grid, dim3(kSide, kSide), 0, stream>>>(in, out);
+                              cuda::launch_kernel(a5_cta_per_block_kernel<Real, decltype(samples)>,
+                                                  cta_grid, dim3(kSide, kSide), 0, stream, in, out);
                             });
 }
 

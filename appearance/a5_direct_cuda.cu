@@ -20,6 +20,7 @@
 // Launch shape: 16 x 4 threads, grid (ceil(cols/16), ceil(rows/8), subbands); 27.5 KB of
 // shared memory in double, 13.7 KB in float.
 #include "appearance/a5_device_cuda.cuh"
+#include "common/kernel_launch.cuh"
 
 namespace mad::appearance {
 namespace {
@@ -134,9 +135,9 @@ void launch_a5_direct(const A5Input<Real>& in, const A5Output<Real>& out, const 
                       cudaStream_t stream) {
   detail::launch_a5_variant(
       in, out, grid, "a5-direct", kCtaBlocksX, kCtaBlocksY, [&](auto samples, dim3 cta_grid) {
-        a5_direct_kernel<Real, decltype(samples)>
-            <<<cta_grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(
-                in, out, grid.rows, grid.cols, grid.image_height, grid.image_width);
+        cuda::launch_kernel(a5_direct_kernel<Real, decltype(samples)>, cta_grid,
+                            dim3(kThreadsX, kThreadsY), 0, stream, in, out, grid.rows, grid.cols,
+                            grid.image_height, grid.image_width);
       });
 }
 

@@ -27,6 +27,7 @@
 // Launch shape: 32 x 4 threads, grid (ceil(cols/32), ceil(rows/8), subbands); 15.4 KB of
 // shared memory in double, 7.7 KB in float.
 #include "appearance/a5_device_cuda.cuh"
+#include "common/kernel_launch.cuh"
 
 namespace mad::appearance {
 namespace {
@@ -175,9 +176,9 @@ void launch_a5_fast(const A5Input<Real>& in, const A5Output<Real>& out, const Bl
                     cudaStream_t stream) {
   detail::launch_a5_variant(
       in, out, grid, "a5-fast", kCtaBlocksX, kCtaBlocksY, [&](auto samples, dim3 cta_grid) {
-        a5_fast_kernel<Real, decltype(samples)>
-            <<<cta_grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(
-                in, out, grid.rows, grid.cols, grid.image_height, grid.image_width);
+        cuda::launch_kernel(a5_fast_kernel<Real, decltype(samples)>, cta_grid,
+                            dim3(kThreadsX, kThreadsY), 0, stream, in, out, grid.rows, grid.cols,
+                            grid.image_height, grid.image_width);
       });
 }
 

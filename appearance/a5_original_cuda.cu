@@ -19,6 +19,7 @@
 // only blocks are written, into the planes of A5Output / A5MeanOutput.
 // Launch shape: 16x16 threads, grid (ceil(rows/16), ceil(cols/16), subbands).
 #include "appearance/a5_device_cuda.cuh"
+#include "common/kernel_launch.cuh"
 
 namespace mad::appearance {
 namespace {
@@ -53,8 +54,8 @@ void launch_a5_original(const A5Input<Real>& in, const Output& out, const BlockG
                         cudaStream_t stream) {
   detail::launch_a5_thesis_variant(
       in, out, grid, "a5-original", kThreads, kThreads, [&](auto samples, dim3 cta_grid) {
-        a5_original_kernel<Real, decltype(samples), Output>
-            <<<cta_grid, dim3(kThreads, kThreads), 0, stream>>>(in, out, grid.rows, grid.cols);
+        cuda::launch_kernel(a5_original_kernel<Real, decltype(samples), Output>, cta_grid,
+                            dim3(kThreads, kThreads), 0, stream, in, out, grid.rows, grid.cols);
       });
 }
 

@@ -11,6 +11,7 @@
 // Reads every sample 16 times (once per block covering it), and for complex input evaluates
 // the modulus each time.
 #include "appearance/a5_device_cuda.cuh"
+#include "common/kernel_launch.cuh"
 
 namespace mad::appearance {
 namespace {
@@ -41,8 +42,8 @@ void launch_a5_per_thread(const A5Input<Real>& in, const A5Output<Real>& out, co
                           cudaStream_t stream) {
   detail::launch_a5_variant(
       in, out, grid, "a5-per-thread", kThreadsX, kThreadsY, [&](auto samples, dim3 cta_grid) {
-        a5_per_thread_kernel<Real, decltype(samples)>
-            <<<cta_grid, dim3(kThreadsX, kThreadsY), 0, stream>>>(in, out, grid.rows, grid.cols);
+        cuda::launch_kernel(a5_per_thread_kernel<Real, decltype(samples)>, cta_grid,
+                            dim3(kThreadsX, kThreadsY), 0, stream, in, out, grid.rows, grid.cols);
       });
 }
 

@@ -38,6 +38,7 @@
 #pragma once
 
 #include "appearance/a5_device_cuda.cuh"
+#include "common/kernel_launch.cuh"
 
 namespace mad::appearance::detail {
 
@@ -160,9 +161,9 @@ void launch_a5_shared_tile(const A5Input<Real>& in, const Output& out, const Blo
                            cudaStream_t stream, const char* who) {
   launch_a5_thesis_variant(
       in, out, grid, who, kTileBlocks, kTileBlocks, [&](auto samples, dim3 cta_grid) {
-        a5_shared_tile_kernel<Policy, Real, decltype(samples), Output>
-            <<<cta_grid, dim3(kTileThreads, kTileThreads), 0, stream>>>(
-                in, out, grid.rows, grid.cols, grid.image_height, grid.image_width);
+        cuda::launch_kernel(a5_shared_tile_kernel<Policy, Real, decltype(samples), Output>,
+                            cta_grid, dim3(kTileThreads, kTileThreads), 0, stream, in, out,
+                            grid.rows, grid.cols, grid.image_height, grid.image_width);
       });
 }
 

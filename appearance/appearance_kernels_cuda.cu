@@ -6,6 +6,7 @@
 #include "appearance/stat_difference.h"
 #include "common/cuda_check.h"
 #include "common/error.h"
+#include "common/kernel_launch.cuh"
 
 namespace mad::appearance::detail {
 namespace {
@@ -127,9 +128,8 @@ void launch_filter_scale(const DeviceComplex<Real>* half_spectrum, int half_widt
                          DeviceComplex<Real>* subbands, cudaStream_t stream) {
   const dim3 block(32, 8);
   const dim3 grid = pixel_grid(bank.width(), bank.height(), block);
-  filter_scale_kernel<Real><<<grid, block, 0, stream>>>(half_spectrum, half_width,
-                                                        bank.radial(scale), bank.angular(0),
-                                                        subbands, bank.width(), bank.height());
+  cuda::launch_kernel(filter_scale_kernel<Real>, grid, block, 0, stream, half_spectrum, half_width,
+                      bank.radial(scale), bank.angular(0), subbands, bank.width(), bank.height());
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -139,16 +139,16 @@ void launch_accumulate_scale(const Real* ref_stats, const Real* dst_stats, std::
   if (blocks == 0) return;
   constexpr unsigned kThreads = 256;
   const dim3 grid(static_cast<unsigned>((blocks + kThreads - 1) / kThreads));
-  accumulate_scale_kernel<Real><<<grid, kThreads, 0, stream>>>(
-      ref_stats, dst_stats, blocks, scale, first, static_cast<Real>(kScaleWeights[scale]),
-      static_cast<Real>(kSkewWeight), eta);
+  cuda::launch_kernel(accumulate_scale_kernel<Real>, grid, kThreads, 0, stream, ref_stats,
+                      dst_stats, blocks, scale, first, static_cast<Real>(kScaleWeights[scale]),
+                      static_cast<Real>(kSkewWeight), eta);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
 template <class Real>
 void launch_pool_crop(const Real* eta, const BlockGrid& grid, double* sum_sq, cudaStream_t stream) {
-  pool_crop_kernel<Real><<<1, kPoolThreads, 0, stream>>>(
-      eta, grid.rows, grid.cols, grid.image_height, grid.image_width, sum_sq);
+  cuda::launch_kernel(pool_crop_kernel<Real>, 1, kPoolThreads, 0, stream, eta, grid.rows, grid.cols,
+                      grid.image_height, grid.image_width, sum_sq);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -156,8 +156,8 @@ template <class Real>
 void launch_expand_tiles(const Real* eta, const BlockGrid& grid, Real* map, cudaStream_t stream) {
   const dim3 block(32, 8);
   const dim3 cta_grid = pixel_grid(grid.image_width, grid.image_height, block);
-  expand_tiles_kernel<Real><<<cta_grid, block, 0, stream>>>(eta, grid.rows, grid.cols, map,
-                                                            grid.image_width, grid.image_height);
+  cuda::launch_kernel(expand_tiles_kernel<Real>, cta_grid, block, 0, stream, eta, grid.rows,
+                      grid.cols, map, grid.image_width, grid.image_height);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

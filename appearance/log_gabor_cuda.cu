@@ -13,6 +13,7 @@
 
 #include "appearance/a5_device_cuda.cuh"
 #include "common/error.h"
+#include "common/kernel_launch.cuh"
 
 namespace mad::appearance {
 namespace {
@@ -108,8 +109,8 @@ LogGaborBankCuda<Real>::LogGaborBankCuda(int width, int height, cudaStream_t str
   const dim3 block(32, 8);
   const dim3 grid((width + block.x - 1) / block.x, (height + block.y - 1) / block.y);
   if (grid.y > 65535) throw InvalidArgument("LogGaborBankCuda: image too tall");
-  build_log_gabor_kernel<Real>
-      <<<grid, block, 0, stream>>>(factors_.get(), width, height, bank_constants());
+  cuda::launch_kernel(build_log_gabor_kernel<Real>, grid, block, 0, stream, factors_.get(), width,
+                      height, bank_constants());
   MAD_CUDA_CHECK_LAUNCH();
 }
 

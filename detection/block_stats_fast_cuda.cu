@@ -15,6 +15,7 @@
 // variants only by rounding (a few ulps of the data scale).
 #include "common/block_grid.h"
 #include "common/cuda_check.h"
+#include "common/kernel_launch.cuh"
 #include "detection/detection_device.cuh"
 #include "detection/block_stats_cuda.h"
 
@@ -152,9 +153,9 @@ void block_stats_fast_reference(const Real* d_csf_ref, int width, int height, Re
                                 Real* d_std_min_ref, cudaStream_t stream) {
   const BlockGrid g(width, height);
   if (g.count() == 0) return;
-  block_stats_fast_reference_kernel<Real, GX, GY>
-      <<<groups_for<GX, GY>(g), dim3(GX, GY), 0, stream>>>(d_csf_ref, width, height, g.rows, g.cols,
-                                                           d_mean_ref, d_std_min_ref);
+  cuda::launch_kernel(block_stats_fast_reference_kernel<Real, GX, GY>, groups_for<GX, GY>(g),
+                      dim3(GX, GY), 0, stream, d_csf_ref, width, height, g.rows, g.cols, d_mean_ref,
+                      d_std_min_ref);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -164,9 +165,9 @@ void block_stats_fast_error(const Real* d_csf_dst, const Real* d_csf_ref, int wi
                             Real* d_mask, cudaStream_t stream) {
   const BlockGrid g(width, height);
   if (g.count() == 0) return;
-  block_stats_fast_error_kernel<Real, GX, GY><<<groups_for<GX, GY>(g), dim3(GX, GY), 0, stream>>>(
-      d_csf_dst, d_csf_ref, width, height, g.rows, g.cols, d_mean_ref, d_std_min_ref, d_std_err,
-      d_mask);
+  cuda::launch_kernel(block_stats_fast_error_kernel<Real, GX, GY>, groups_for<GX, GY>(g),
+                      dim3(GX, GY), 0, stream, d_csf_dst, d_csf_ref, width, height, g.rows, g.cols,
+                      d_mean_ref, d_std_min_ref, d_std_err, d_mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

@@ -7,6 +7,7 @@
 // re-reads each pixel up to 16 times (plus 4 overlapping 8x8 windows) through L1/L2.
 #include "common/block_grid.h"
 #include "common/cuda_check.h"
+#include "common/kernel_launch.cuh"
 #include "detection/detection_device.cuh"
 #include "detection/block_stats_cuda.h"
 
@@ -59,8 +60,8 @@ void block_stats_original_reference(const Real* d_csf_ref, int width, int height
                                     Real* d_std_min_ref, cudaStream_t stream) {
   const BlockGrid g(width, height);
   if (g.count() == 0) return;
-  block_stats_original_reference_kernel<Real><<<blocks_for(g), kThreads, 0, stream>>>(
-      d_csf_ref, width, height, g.rows, g.cols, d_mean_ref, d_std_min_ref);
+  cuda::launch_kernel(block_stats_original_reference_kernel<Real>, blocks_for(g), kThreads, 0,
+                      stream, d_csf_ref, width, height, g.rows, g.cols, d_mean_ref, d_std_min_ref);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -70,8 +71,9 @@ void block_stats_original_error(const Real* d_csf_dst, const Real* d_csf_ref, in
                                 Real* d_mask, cudaStream_t stream) {
   const BlockGrid g(width, height);
   if (g.count() == 0) return;
-  block_stats_original_error_kernel<Real><<<blocks_for(g), kThreads, 0, stream>>>(
-      d_csf_dst, d_csf_ref, width, g.rows, g.cols, d_mean_ref, d_std_min_ref, d_std_err, d_mask);
+  cuda::launch_kernel(block_stats_original_error_kernel<Real>, blocks_for(g), kThreads, 0, stream,
+                      d_csf_dst, d_csf_ref, width, g.rows, g.cols, d_mean_ref, d_std_min_ref,
+                      d_std_err, d_mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

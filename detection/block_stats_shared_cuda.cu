@@ -7,6 +7,7 @@
 // block (same samples, same row-major order), only reading shared memory.
 #include "common/block_grid.h"
 #include "common/cuda_check.h"
+#include "common/kernel_launch.cuh"
 #include "detection/detection_device.cuh"
 #include "detection/block_stats_cuda.h"
 
@@ -96,8 +97,9 @@ void block_stats_shared_reference(const Real* d_csf_ref, int width, int height, 
                                   Real* d_std_min_ref, cudaStream_t stream) {
   const BlockGrid g(width, height);
   if (g.count() == 0) return;
-  block_stats_shared_reference_kernel<Real><<<groups_for(g), dim3(kGroupX, kGroupY), 0, stream>>>(
-      d_csf_ref, width, height, g.rows, g.cols, d_mean_ref, d_std_min_ref);
+  cuda::launch_kernel(block_stats_shared_reference_kernel<Real>, groups_for(g),
+                      dim3(kGroupX, kGroupY), 0, stream, d_csf_ref, width, height, g.rows, g.cols,
+                      d_mean_ref, d_std_min_ref);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -107,9 +109,9 @@ void block_stats_shared_error(const Real* d_csf_dst, const Real* d_csf_ref, int 
                               Real* d_mask, cudaStream_t stream) {
   const BlockGrid g(width, height);
   if (g.count() == 0) return;
-  block_stats_shared_error_kernel<Real><<<groups_for(g), dim3(kGroupX, kGroupY), 0, stream>>>(
-      d_csf_dst, d_csf_ref, width, height, g.rows, g.cols, d_mean_ref, d_std_min_ref, d_std_err,
-      d_mask);
+  cuda::launch_kernel(block_stats_shared_error_kernel<Real>, groups_for(g), dim3(kGroupX, kGroupY),
+                      0, stream, d_csf_dst, d_csf_ref, width, height, g.rows, g.cols, d_mean_ref,
+                      d_std_min_ref, d_std_err, d_mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

@@ -2,6 +2,7 @@
 // (spec §3.7-3.8). See local_mse_cuda.h for the split of the work.
 #include "common/block_grid.h"
 #include "common/cuda_check.h"
+#include "common/kernel_launch.cuh"
 #include "detection/detection_device.cuh"
 #include "detection/local_mse_cuda.h"
 #include "detection/local_mse.h"
@@ -130,8 +131,8 @@ void launch_dst_load(const Real* d_ref_raw, const Real* d_dst_raw, int width, in
                      cudaStream_t stream) {
   if (width <= 0 || height <= 0) return;
   const dim3 grid((width + kTileX - 1) / kTileX, (height + kTileY - 1) / kTileY);
-  dst_load_kernel<Real><<<grid, dim3(kTileX, kTileY), 0, stream>>>(
-      d_ref_raw, d_dst_raw, width, height, uint8_luminance, d_table, d_lum_dst, d_row_sums);
+  cuda::launch_kernel(dst_load_kernel<Real>, grid, dim3(kTileX, kTileY), 0, stream, d_ref_raw,
+                      d_dst_raw, width, height, uint8_luminance, d_table, d_lum_dst, d_row_sums);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -146,14 +147,15 @@ void launch_map_reduce(const double* d_row_sums, const Real* d_mask, int width, 
                        Real* d_map_or_null, double* d_partials, cudaStream_t stream) {
   if (width <= 0 || height <= 0) return;
   const BlockGrid g(width, height);
-  map_reduce_kernel<Real><<<map_grid(width, height), dim3(kTileX, kTileY), 0, stream>>>(
-      d_row_sums, d_mask, width, height, g.rows, g.cols, d_map_or_null, d_partials);
+  cuda::launch_kernel(map_reduce_kernel<Real>, map_grid(width, height), dim3(kTileX, kTileY), 0,
+                      stream, d_row_sums, d_mask, width, height, g.rows, g.cols, d_map_or_null,
+                      d_partials);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
 void launch_sum_partials(const double* d_partials, std::size_t count, double* d_sum,
                          cudaStream_t stream) {
-  sum_partials_kernel<<<1, kReduceThreads, 0, stream>>>(d_partials, count, d_sum);
+  cuda::launch_kernel(sum_partials_kernel, 1, kReduceThreads, 0, stream, d_partials, count, d_sum);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

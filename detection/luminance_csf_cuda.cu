@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "common/cuda_check.h"
+#include "common/kernel_launch.cuh"
 #include "detection/csf.h"
 #include "detection/detection_device.cuh"
 #include "detection/luminance_csf_cuda.h"
@@ -89,8 +90,8 @@ template <class Real>
 void launch_luminance(const Real* d_raw, std::size_t count, bool uint8_luminance,
                       const Real* d_table, Real* d_out, cudaStream_t stream) {
   if (count == 0) return;
-  luminance_kernel<Real><<<blocks_for(count), kPointwiseThreads, 0, stream>>>(
-      d_raw, count, uint8_luminance, d_table, d_out);
+  cuda::launch_kernel(luminance_kernel<Real>, blocks_for(count), kPointwiseThreads, 0, stream,
+                      d_raw, count, uint8_luminance, d_table, d_out);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -98,8 +99,8 @@ template <class Real>
 void launch_build_csf_half(int width, int height, Real* d_csf_half, cudaStream_t stream) {
   const std::size_t count = static_cast<std::size_t>(width / 2 + 1) * height;
   if (count == 0) return;
-  build_csf_half_kernel<Real>
-      <<<blocks_for(count), kPointwiseThreads, 0, stream>>>(width, height, d_csf_half);
+  cuda::launch_kernel(build_csf_half_kernel<Real>, blocks_for(count), kPointwiseThreads, 0, stream,
+                      width, height, d_csf_half);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -108,8 +109,8 @@ void launch_csf_multiply(typename cuda::CufftOps<Real>::Complex* d_spectrum, con
                          std::size_t count, Real scale, cudaStream_t stream) {
   if (count == 0) return;
   using Complex = typename cuda::CufftOps<Real>::Complex;
-  csf_multiply_kernel<Real, Complex>
-      <<<blocks_for(count), kPointwiseThreads, 0, stream>>>(d_spectrum, d_csf_half, count, scale);
+  cuda::launch_kernel(csf_multiply_kernel<Real, Complex>, blocks_for(count), kPointwiseThreads, 0,
+                      stream, d_spectrum, d_csf_half, count, scale);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "common/cuda_check.h"
+#include "common/kernel_launch.cuh"
 #include "kernels/convolve_cuda.h"
 #include "kernels/device_image_cuda.h"
 
@@ -136,9 +137,10 @@ void launch(ImageView<const T> src, ImageView<T> dst, const DeviceFilter& f, Blo
   if constexpr (kTile) {
     const std::size_t shared =
         static_cast<std::size_t>(block.x + f.size - 1) * (block.y + f.size - 1) * sizeof(T);
-    convolve_tile_kernel<T, kConstFilter><<<grid, threads, shared, s>>>(src, dst, f);
+    cuda::launch_kernel(convolve_tile_kernel<T, kConstFilter>, grid, threads, shared, s, src, dst,
+                        f);
   } else {
-    convolve_global_kernel<T, kConstFilter><<<grid, threads, 0, s>>>(src, dst, f);
+    cuda::launch_kernel(convolve_global_kernel<T, kConstFilter>, grid, threads, 0, s, src, dst, f);
   }
   MAD_CUDA_CHECK_LAUNCH();
 }

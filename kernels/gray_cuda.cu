@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "common/cuda_check.h"
+#include "common/kernel_launch.cuh"
 #include "kernels/device_image_cuda.h"
 #include "kernels/gray_cuda.h"
 #include "kernels/gray_device.cuh"
@@ -149,7 +150,8 @@ unsigned blocks_for(long long items, long long per_block) {
 void launch_grid_stride_blocks(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t> dst,
                                dim3 grid, dim3 block, cudaStream_t s) {
   with_layout(src, [&](auto ch) {
-    gray_grid_stride_kernel<decltype(ch)::value><<<grid, block, 0, s>>>(src, w, dst);
+    cuda::launch_kernel(gray_grid_stride_kernel<decltype(ch)::value>, grid, block, 0, s, src, w,
+                        dst);
     MAD_CUDA_CHECK_LAUNCH();
   });
 }
@@ -164,7 +166,8 @@ void launch_pixel_1d(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_
   check_shapes(src, dst);
   const unsigned blocks = blocks_for(static_cast<long long>(src.width) * src.height, kThreads);
   with_layout(src, [&](auto ch) {
-    gray_pixel_1d_kernel<decltype(ch)::value><<<blocks, kThreads, 0, s>>>(src, w, dst);
+    cuda::launch_kernel(gray_pixel_1d_kernel<decltype(ch)::value>, blocks, kThreads, 0, s, src, w,
+                        dst);
     MAD_CUDA_CHECK_LAUNCH();
   });
 }
@@ -176,7 +179,7 @@ void launch_pixel_2d(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_
   const dim3 block(kBx, kBy);
   const dim3 grid((src.width + kBx - 1) / kBx, std::min((src.height + kBy - 1) / kBy, kMaxGridY));
   with_layout(src, [&](auto ch) {
-    gray_pixel_2d_kernel<decltype(ch)::value><<<grid, block, 0, s>>>(src, w, dst);
+    cuda::launch_kernel(gray_pixel_2d_kernel<decltype(ch)::value>, grid, block, 0, s, src, w, dst);
     MAD_CUDA_CHECK_LAUNCH();
   });
 }
@@ -218,7 +221,8 @@ void launch_vector(const RgbView8& src, GrayWeighting w, ImageView<std::uint8_t>
   const long long groups = static_cast<long long>((src.width + kVec - 1) / kVec) * src.height;
   const unsigned blocks = blocks_for(groups, kThreads);
   with_layout(src, [&](auto ch) {
-    gray_vector_kernel<decltype(ch)::value, kVec><<<blocks, kThreads, 0, s>>>(src, w, dst);
+    cuda::launch_kernel(gray_vector_kernel<decltype(ch)::value, kVec>, blocks, kThreads, 0, s, src,
+                        w, dst);
     MAD_CUDA_CHECK_LAUNCH();
   });
 }

@@ -20,6 +20,7 @@
 #include <algorithm>
 
 #include "common/cuda_check.h"
+#include "common/kernel_launch.cuh"
 #include "kernels/device_image_cuda.h"
 #include "kernels/histogram_cuda.h"
 #include "kernels/histogram_device.cuh"
@@ -162,7 +163,7 @@ void launch_global_atomic(ImageView<const std::uint8_t> src, std::uint32_t* bins
   zero_bins(bins, s);
   const dim3 block(32, 8);
   const dim3 grid((src.width + 31) / 32, std::min((src.height + 7) / 8, kMaxGridY));
-  histogram_global_atomic_kernel<<<grid, block, 0, s>>>(src, bins);
+  cuda::launch_kernel(histogram_global_atomic_kernel, grid, block, 0, s, src, bins);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -171,8 +172,8 @@ void launch_shared_block(ImageView<const std::uint8_t> src, std::uint32_t* bins,
   check_input(src, bins);
   zero_bins(bins, s);
   const GroupGrid g = group_grid(src);
-  histogram_shared_block_kernel<<<g.blocks, kThreads, 0, s>>>(src, bins, g.groups_per_row,
-                                                              g.groups);
+  cuda::launch_kernel(histogram_shared_block_kernel, g.blocks, kThreads, 0, s, src, bins,
+                      g.groups_per_row, g.groups);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -182,8 +183,8 @@ void launch_shared_warp(ImageView<const std::uint8_t> src, std::uint32_t* bins, 
   check_input(src, bins);
   zero_bins(bins, s);
   const GroupGrid g = group_grid(src);
-  histogram_shared_warp_kernel<kMatch>
-      <<<g.blocks, kThreads, 0, s>>>(src, bins, g.groups_per_row, g.groups);
+  cuda::launch_kernel(histogram_shared_warp_kernel<kMatch>, g.blocks, kThreads, 0, s, src, bins,
+                      g.groups_per_row, g.groups);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

@@ -18,6 +18,7 @@
 
 #include "common/cuda_check.h"
 #include "common/error.h"
+#include "common/kernel_launch.cuh"
 #include "kernels/histogram.h"
 #include "kernels/pixel_walk.cuh"
 
@@ -82,8 +83,8 @@ template <int kThreads, bool kPerWarp, bool kFlat, class Pixel>
 void launch_privatized(dim3 grid, dim3 block, int width, int height, Pixel pixel,
                        std::uint32_t* bins, cudaStream_t stream) {
   MAD_CUDA_CHECK(cudaMemsetAsync(bins, 0, kHistogramBins * sizeof(std::uint32_t), stream));
-  privatized_histogram_kernel<kThreads, kPerWarp, kFlat>
-      <<<grid, block, 0, stream>>>(width, height, pixel, bins);
+  cuda::launch_kernel(privatized_histogram_kernel<kThreads, kPerWarp, kFlat, Pixel>, grid, block, 0,
+                      stream, width, height, pixel, bins);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "common/cuda_check.h"
+#include "common/kernel_launch.cuh"
 #include "kernels/device_image_cuda.h"
 #include "kernels/nick_launch_cuda.h"
 #include "kernels/nick_threshold.cuh"
@@ -108,15 +109,14 @@ void launch_integral(ImageView<const std::uint8_t> src, const NickParams& params
   auto* isq = carver.take<unsigned long long>(integral_elements(src.width, src.height));
   MAD_CUDA_CHECK(cudaMemsetAsync(isum, 0, ipitch * sizeof(unsigned long long), s));  // row 0
   MAD_CUDA_CHECK(cudaMemsetAsync(isq, 0, ipitch * sizeof(unsigned long long), s));
-  nick_row_scan_kernel<<<src.height, kScanThreads, 0, s>>>(src, isum, isq, ipitch);
+  cuda::launch_kernel(nick_row_scan_kernel, src.height, kScanThreads, 0, s, src, isum, isq, ipitch);
   MAD_CUDA_CHECK_LAUNCH();
-  nick_column_scan_kernel<<<(src.width + kScanThreads - 1) / kScanThreads, kScanThreads, 0, s>>>(
-      src.width, src.height, isum, isq, ipitch);
+  cuda::launch_kernel(nick_column_scan_kernel, (src.width + kScanThreads - 1) / kScanThreads,
+                      kScanThreads, 0, s, src.width, src.height, isum, isq, ipitch);
   MAD_CUDA_CHECK_LAUNCH();
   const dim3 grid((src.width + kBx - 1) / kBx, std::min((src.height + kBy - 1) / kBy, kMaxGridY));
-  nick_integral_threshold_kernel<<<grid, dim3(kBx, kBy), 0, s>>>(
-      src, isum, isq, ipitch, nick_before(params), nick_after(params), params.k,
-      mask);
+  cuda::launch_kernel(nick_integral_threshold_kernel, grid, dim3(kBx, kBy), 0, s, src, isum, isq,
+                      ipitch, nick_before(params), nick_after(params), params.k, mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

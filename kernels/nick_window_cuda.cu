@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "common/cuda_check.h"
+#include "common/kernel_launch.cuh"
 #include "kernels/nick_launch_cuda.h"
 #include "kernels/nick_threshold.cuh"
 
@@ -116,8 +117,8 @@ template <int B>
 void launch_global(ImageView<const std::uint8_t> src, const NickParams& params,
                    ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
   check_launch(src, params, mask);
-  nick_global_kernel<B><<<block_grid<B>(src), dim3(B, B), 0, s>>>(
-      src, nick_before(params), nick_after(params), params.k, mask);
+  cuda::launch_kernel(nick_global_kernel<B>, block_grid<B>(src), dim3(B, B), 0, s, src,
+                      nick_before(params), nick_after(params), params.k, mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -125,8 +126,8 @@ template <int B, int kTiles>
 void launch_shared(ImageView<const std::uint8_t> src, const NickParams& params,
                    ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
   check_launch(src, params, mask);
-  nick_shared_kernel<B, kTiles><<<block_grid<B>(src), dim3(B, B), 0, s>>>(
-      src, nick_before(params), nick_after(params), params.k, mask);
+  cuda::launch_kernel(nick_shared_kernel<B, kTiles>, block_grid<B>(src), dim3(B, B), 0, s, src,
+                      nick_before(params), nick_after(params), params.k, mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

@@ -31,6 +31,7 @@
 #include <algorithm>
 
 #include "common/cuda_check.h"
+#include "common/kernel_launch.cuh"
 #include "kernels/device_image_cuda.h"
 #include "kernels/smooth_cuda.h"
 
@@ -282,9 +283,10 @@ void launch_blocks(ImageView<const std::uint8_t> src, int channels, ImageView<st
                   std::min((src.height + kRowsPerBlock - 1) / kRowsPerBlock, kMaxGridY));
   const dim3 block(kBlockX, kBlockY);
   if constexpr (kTile)
-    smooth_tile_kernel<kConstFilter, kBlockX, kBlockY><<<grid, block, 0, s>>>(src, channels, dst);
+    cuda::launch_kernel(smooth_tile_kernel<kConstFilter, kBlockX, kBlockY>, grid, block, 0, s, src,
+                        channels, dst);
   else
-    smooth_global_kernel<kConstFilter><<<grid, block, 0, s>>>(src, channels, dst);
+    cuda::launch_kernel(smooth_global_kernel<kConstFilter>, grid, block, 0, s, src, channels, dst);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -312,10 +314,11 @@ void launch_padded(ImageView<const std::uint8_t> src, int channels, ImageView<st
   auto* padded = carver.take<std::uint8_t>(static_cast<std::size_t>(pitch) * (height + 2 * kR));
   const dim3 pad_grid((pitch + kBx - 1) / kBx,
                       std::min((height + 2 * kR + kBy - 1) / kBy, kMaxGridY));
-  smooth_pad_kernel<kWrap><<<pad_grid, dim3(kBx, kBy), 0, s>>>(src, channels, padded, pitch);
+  cuda::launch_kernel(smooth_pad_kernel<kWrap>, pad_grid, dim3(kBx, kBy), 0, s, src, channels,
+                      padded, pitch);
   MAD_CUDA_CHECK_LAUNCH();
-  smooth_padded_kernel<kWrap>
-      <<<pixel_grid(width, height), dim3(kBx, kBy), 0, s>>>(padded, pitch, channels, dst);
+  cuda::launch_kernel(smooth_padded_kernel<kWrap>, pixel_grid(width, height), dim3(kBx, kBy), 0, s,
+                      padded, pitch, channels, dst);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -334,8 +337,8 @@ INSTANTIATE_SHAPE(false, 32, 16, 16)
 void launch_wrap_direct(ImageView<const std::uint8_t> src, int channels,
                         ImageView<std::uint8_t> dst, DeviceScratch, cudaStream_t s) {
   check_shapes(src, channels, dst);
-  smooth_wrap_direct_kernel<<<pixel_grid(src.width / channels, src.height), dim3(kBx, kBy), 0, s>>>(
-      src, channels, dst);
+  cuda::launch_kernel(smooth_wrap_direct_kernel, pixel_grid(src.width / channels, src.height),
+                      dim3(kBx, kBy), 0, s, src, channels, dst);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -343,8 +346,9 @@ template <int kStride>
 void launch_tile_bank(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
                       DeviceScratch, cudaStream_t s) {
   check_shapes(src, channels, dst);
-  smooth_tile_bank_kernel<kStride>
-      <<<pixel_grid(src.width / channels, src.height), dim3(kBx, kBy), 0, s>>>(src, channels, dst);
+  cuda::launch_kernel(smooth_tile_bank_kernel<kStride>,
+                      pixel_grid(src.width / channels, src.height), dim3(kBx, kBy), 0, s, src,
+                      channels, dst);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

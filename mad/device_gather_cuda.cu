@@ -4,6 +4,7 @@
 
 #include "common/cuda_check.h"
 #include "common/error.h"
+#include "common/kernel_launch.cuh"
 #include "kernels/gray_formula.h"
 
 namespace mad::gpu {
@@ -53,8 +54,9 @@ __global__ void gather_rgb8_kernel(const std::uint8_t* __restrict__ src, std::pt
 
 template <class Src, class Real>
 void launch_gray(const DeviceImage& src, Real* dst, dim3 grid, dim3 block, cudaStream_t stream) {
-  gather_gray_kernel<<<grid, block, 0, stream>>>(static_cast<const Src*>(src.data), src.row_stride,
-                                                 src.col_stride, src.width, src.height, dst);
+  cuda::launch_kernel(gather_gray_kernel<Src, Real>, grid, block, 0, stream,
+                      static_cast<const Src*>(src.data), src.row_stride, src.col_stride, src.width,
+                      src.height, dst);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
@@ -66,9 +68,9 @@ void gather_device_image(const DeviceImage& src, Real* dst, cudaStream_t stream)
   const dim3 grid((src.width + block.x - 1) / block.x, (src.height + block.y - 1) / block.y);
   if (src.channels != 1) {
     if (src.dtype != DeviceDtype::U8) throw InputError("colour GPU input must be uint8");
-    gather_rgb8_kernel<<<grid, block, 0, stream>>>(static_cast<const std::uint8_t*>(src.data),
-                                                   src.row_stride, src.col_stride,
-                                                   src.channel_stride, src.width, src.height, dst);
+    cuda::launch_kernel(gather_rgb8_kernel<Real>, grid, block, 0, stream,
+                        static_cast<const std::uint8_t*>(src.data), src.row_stride, src.col_stride,
+                        src.channel_stride, src.width, src.height, dst);
     MAD_CUDA_CHECK_LAUNCH();
     return;
   }

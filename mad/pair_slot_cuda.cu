@@ -5,6 +5,7 @@
 
 #include "common/block_grid.h"
 #include "common/cuda_check.h"
+#include "common/kernel_launch.cuh"
 #include "detection/detection.h"
 #include "mad/device_gather_cuda.h"
 #include "mad/device_image.h"
@@ -24,7 +25,7 @@ template <class Src, class Real>
 void widen(const Src* src, Real* dst, std::size_t n, cudaStream_t stream) {
   constexpr int kThreads = 256;
   const unsigned blocks = static_cast<unsigned>((n + kThreads - 1) / kThreads);
-  widen_kernel<<<blocks, kThreads, 0, stream>>>(src, dst, n);
+  cuda::launch_kernel(widen_kernel<Src, Real>, blocks, kThreads, 0, stream, src, dst, n);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

@@ -91,6 +91,12 @@ const std::vector<std::string> kRowFields = {"group",
                                              "gops",
                                              "op_count",
                                              "flop_precision",
+                                             "kernels",
+                                             "block_threads",
+                                             "registers",
+                                             "static_smem_bytes",
+                                             "dynamic_smem_bytes",
+                                             "occupancy_pct",
                                              "pairs_per_s"};
 
 // One quick JSON run shared by the tests that only read it.
@@ -107,7 +113,7 @@ const nlohmann::json& quick_json() {
 TEST(BenchCli, QuickJsonHasEveryGroupAndField) {
   const auto& j = quick_json();
   EXPECT_EQ(j["format"], "mad-bench/1");
-  EXPECT_EQ(j["schema"], 2);
+  EXPECT_EQ(j["schema"], 3);
   EXPECT_EQ(j["quick"], true);
   for (const char* k :
        {"gpu", "name", "driver", "copy_bandwidth_gbps", "peak_fp64_gflops", "cpu_threads"})
@@ -120,6 +126,14 @@ TEST(BenchCli, QuickJsonHasEveryGroupAndField) {
     groups.insert(row["group"].get<std::string>());
     if (row["variant"] == "cpu-1t") cpu_groups.insert(row["group"].get<std::string>());
     if (row["backend"] == "cuda") gpu_groups.insert(row["group"].get<std::string>());
+    if (row["backend"] == "cpu") EXPECT_TRUE(row["registers"].is_null()) << row.dump();
+    // Kernel resources (issue 11 item 6): every GPU row of our own kernels has them.
+    if (row["backend"] == "cuda" && (row["group"] == "gray" || row["group"] == "a5")) {
+      ASSERT_TRUE(row["registers"].is_number() && row["occupancy_pct"].is_number()) << row.dump();
+      EXPECT_GT(row["registers"].get<double>(), 0) << row.dump();
+      EXPECT_GT(row["occupancy_pct"].get<double>(), 0) << row.dump();
+      EXPECT_LE(row["occupancy_pct"].get<double>(), 100) << row.dump();
+    }
   }
   for (const std::string& g : kGroups) {
     EXPECT_TRUE(groups.count(g)) << g;

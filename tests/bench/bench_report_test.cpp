@@ -3,6 +3,7 @@
 // reports whose right answers are known.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -85,11 +86,11 @@ TEST(BenchReport, PeakShareOnlyForExactFloatingPointCounts) {
   EXPECT_FALSE(present(rep.rows[2].flop_share));
   EXPECT_DOUBLE_EQ(rep.rows[2].gops, 200);
   const nlohmann::json j = to_json(rep);
-  EXPECT_EQ(j["schema"], 2);
+  EXPECT_EQ(j["schema"], 3);
   EXPECT_EQ(j["rows"][1]["op_count"], "exact");
   EXPECT_EQ(j["rows"][1]["flop_precision"], "double");
   EXPECT_DOUBLE_EQ(j["rows"][2]["int_ops"].get<double>(), 1e8);
-  EXPECT_EQ(report_from_json(j).schema, 2);
+  EXPECT_EQ(report_from_json(j).schema, 3);
   nlohmann::json old = j;
   old.erase("schema");
   EXPECT_EQ(report_from_json(old).schema, 1);
@@ -129,6 +130,71 @@ TEST(BenchReport, CsvQuotesTextAndNamesEveryField) {
   const auto cells = test::csv_cells(line);
   ASSERT_EQ(cells.size(), row_field_names().size());
   EXPECT_EQ(cells[7], "a, b");  // "note" is the eighth text field
+}
+
+// Issue 11 item 6: kernel resources in every output; null / empty / "-" for a CPU row.
+TEST(BenchReport, KernelResourcesInEveryOutput) {
+  BenchReport rep = device_report();
+  BenchRow gpu = row("gray", "rgb", "pixel_2d_32x8", 0.5);
+  gpu.kernels = 2, gpu.block_threads = 256, gpu.registers = 38;
+  gpu.static_smem_bytes = 4096, gpu.dynamic_smem_bytes = 512, gpu.occupancy_pct = 62.5;
+  rep.rows = {gpu, row("gray", "rgb", "cpu-1t", 4)};
+  finalize_rows(rep);
+  const nlohmann::json j = to_json(rep);
+  const nlohmann::json& g = j["rows"][0];
+  EXPECT_EQ(g["kernels"], 2);
+  EXPECT_EQ(g["block_threads"], 256);
+  EXPECT_EQ(g["registers"], 38);
+  EXPECT_EQ(g["static_smem_bytes"], 4096);
+  EXPECT_EQ(g["dynamic_smem_bytes"], 512);
+  EXPECT_EQ(g["occupancy_pct"], 62.5);
+  EXPECT_EQ(g["median_ms"], 0.5);  // the fields before schema 3 are still there
+  for (const char* k : {"kernels", "block_threads", "registers", "static_smem_bytes",
+                        "dynamic_smem_bytes", "occupancy_pct"}) {
+    ASSERT_TRUE(j["rows"][1].contains(k)) << k;
+    EXPECT_TRUE(j["rows"][1][k].is_null()) << k;
+  }
+  const BenchReport back = report_from_json(j);
+  EXPECT_EQ(back.rows[0].registers, 38);
+  EXPECT_EQ(back.rows[0].occupancy_pct, 62.5);
+  EXPECT_FALSE(present(back.rows[1].registers));
+
+  const std::string csv = to_csv(rep);
+  const auto lines = [&] {
+    std::vector<std::string> out;
+    std::size_t at = 0;
+    for (std::size_t nl; (nl = csv.find('\n', at)) != std::string::npos; at = nl + 1)
+      out.push_back(csv.substr(at, nl - at));
+    return out;
+  }();
+  ASSERT_EQ(lines.size(), 3u);
+  const auto header = test::csv_cells(lines[0]);
+  const auto gpu_cells = test::csv_cells(lines[1]), cpu_cells = test::csv_cells(lines[2]);
+  auto cell = [&](const std::vector<std::string>& cells, const std::string& name) {
+    const auto at = std::find(header.begin(), header.end(), name);
+    EXPECT_NE(at, header.end()) << name;
+    return at == header.end() ? std::string("?") : cells.at(at - header.begin());
+  };
+  EXPECT_EQ(cell(gpu_cells, "registers"), "38");
+  EXPECT_EQ(cell(gpu_cells, "kernels"), "2");
+  EXPECT_EQ(cell(gpu_cells, "block_threads"), "256");
+  EXPECT_EQ(cell(gpu_cells, "static_smem_bytes"), "4096");
+  EXPECT_EQ(cell(gpu_cells, "dynamic_smem_bytes"), "512");
+  EXPECT_EQ(cell(gpu_cells, "occupancy_pct"), "62.5");
+  EXPECT_EQ(cell(cpu_cells, "registers"), "");
+  EXPECT_EQ(cell(cpu_cells, "occupancy_pct"), "");
+
+  const std::string table = format_table(rep);
+  for (const char* h : {"kernels", "thr/blk", "regs", "smem B", "dyn smem B", "occ%"})
+    EXPECT_NE(table.find(h), std::string::npos) << h;
+  EXPECT_NE(table.find("62.5"), std::string::npos);
+  const std::string md = format_markdown(rep);
+  EXPECT_NE(md.find("| regs |"), std::string::npos);
+  EXPECT_NE(md.find("| occ% |"), std::string::npos);
+  const std::string html = format_html(rep);
+  EXPECT_NE(html.find("<th>regs</th>"), std::string::npos);
+  EXPECT_NE(html.find("<th>occ%</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td>62.5</td>"), std::string::npos);
 }
 
 TEST(BenchConfig, ParsesListsAndSizes) {

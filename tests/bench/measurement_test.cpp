@@ -3,12 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 
 #include "common/error.h"
 #include "common/gpu_info.h"
 #include "tools/bench/cpu_timer.h"
 #include "tools/bench/kernel_bench.h"
 #include "tools/bench/measurement.h"
+#include "tools/bench/model.h"
+#include "tools/bench/runners.h"
 
 namespace mad::bench {
 namespace {
@@ -62,6 +65,53 @@ TEST(Measurement, PerItemScalesEveryFigure) {
   EXPECT_EQ(m.max_ms, 4.0);
   EXPECT_DOUBLE_EQ(m.spread_pct, 150.0);  // a ratio: unchanged by the scaling
   EXPECT_THROW(per_item(m, 0.0), InvalidArgument);
+}
+
+KernelResources kernel(int id, unsigned long long threads, int registers) {
+  KernelResources k;
+  k.kernel = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(id));
+  k.block = {static_cast<unsigned>(64 * id), 1, 1};
+  k.block_threads = 64 * id;
+  k.registers = registers;
+  k.static_smem_bytes = 1024u * id;
+  k.dynamic_smem_bytes = 16u * id;
+  k.occupancy_pct = 25.0 * id;
+  k.launches = 1;
+  k.threads_launched = threads;
+  return k;
+}
+
+// The row rule of measurement.h: the kernel that launched the most threads (first on a tie),
+// and the count of distinct kernels; NaN when nothing was recorded.
+TEST(Measurement, ResourcesShowTheKernelWithTheMostThreads) {
+  Measurement m = summarize({1.0, 2.0}, 1);
+  EXPECT_FALSE(std::isfinite(summarize_resources(m).kernels));
+  EXPECT_FALSE(std::isfinite(summarize_resources(m).registers));
+  m.kernels = {kernel(1, 1000, 40), kernel(2, 5000, 24), kernel(3, 5000, 80)};
+  const ResourceSummary r = summarize_resources(m);
+  EXPECT_EQ(r.kernels, 3);
+  EXPECT_EQ(r.registers, 24);  // kernel 2: most threads, before kernel 3 (a tie)
+  EXPECT_EQ(r.block_threads, 128);
+  EXPECT_EQ(r.static_smem_bytes, 2048);
+  EXPECT_EQ(r.dynamic_smem_bytes, 32);
+  EXPECT_EQ(r.occupancy_pct, 50);
+  // per_item keeps the kernels; apply_measurement puts the summary in the row.
+  const Measurement per = per_item(m, 2.0);
+  ASSERT_EQ(per.kernels.size(), 3u);
+  BenchRow row;
+  apply_measurement(row, per);
+  EXPECT_EQ(row.kernels, 3);
+  EXPECT_EQ(row.registers, 24);
+  EXPECT_EQ(row.block_threads, 128);
+  EXPECT_EQ(row.occupancy_pct, 50);
+  BenchRow cpu;
+  apply_measurement(cpu, summarize({1.0}, 0));
+  EXPECT_FALSE(present(cpu.kernels));
+  EXPECT_FALSE(present(cpu.registers));
+  EXPECT_FALSE(present(cpu.static_smem_bytes));
+  EXPECT_FALSE(present(cpu.dynamic_smem_bytes));
+  EXPECT_FALSE(present(cpu.block_threads));
+  EXPECT_FALSE(present(cpu.occupancy_pct));
 }
 
 TEST(CpuTimer, TimeHostCallsWarmupThenRuns) {

@@ -56,9 +56,13 @@ TEST(StudyCli, EveryStudyRunsQuickAndFillsItsColumns) {
       }
       EXPECT_TRUE(row["ratio"].is_null()) << "no ratio in --quick runs";
       const std::string what = row["ours_what"];
+      for (const char* k : {"kernels", "block_threads", "registers", "static_smem_bytes",
+                            "dynamic_smem_bytes", "occupancy_pct"})
+        EXPECT_TRUE(row.contains(k)) << k;
       if (what.rfind("cpu", 0) == 0) {
         ++cpu_rows;
         EXPECT_TRUE(row["ours_ms"].is_number()) << row.dump();
+        EXPECT_TRUE(row["registers"].is_null()) << "a CPU row has no kernel: " << row.dump();
       } else if (!s["gpu"].get<bool>()) {
         EXPECT_TRUE(row["ours_ms"].is_null()) << row.dump();
       }
@@ -75,6 +79,7 @@ TEST(StudyCli, TableAndHtmlOfOneStudy) {
   EXPECT_NE(r.out.find("== seed001-histogram-images"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("0.01157282 s"), std::string::npos) << "Table 1's 3000x3000 sequential";
   EXPECT_NE(r.out.find("same ordering"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("resources"), std::string::npos) << "the kernel resources column";
   std::ifstream in(html);
   const std::string page{std::istreambuf_iterator<char>(in), {}};
   EXPECT_NE(page.find("<svg"), std::string::npos);

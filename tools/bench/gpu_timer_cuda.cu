@@ -6,6 +6,8 @@
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
 #include "common/error.h"
+#include "common/launch_log.h"
+#include "common/launch_resources_cuda.h"
 
 namespace mad::bench {
 
@@ -25,23 +27,34 @@ Measurement time_gpu(cudaStream_t stream, const GpuTimerOptions& o,
     if (prepare) prepare();
     if (o.flush_l2) MAD_CUDA_CHECK(cudaMemsetAsync(flush.get(), 0, flush.bytes(), stream));
   };
+  // The first call (a warm-up one unless warmup = 0) runs inside a launch log: its kernels'
+  // resources are looked up after the timing, so the queries time nothing.
+  std::vector<LaunchRecord> launches;
+  auto call = [&](int i) {
+    if (i != 0) return launch(i);
+    const LaunchLogScope log;
+    launch(i);
+    launches = log.records();
+  };
   for (int i = 0; i < o.warmup; ++i) {
     if (prepare) prepare();
-    launch(i);
+    call(i);
   }
   MAD_CUDA_CHECK(cudaStreamSynchronize(stream));
   std::vector<cuda::Event> start(o.runs), stop(o.runs);
   for (int r = 0; r < o.runs; ++r) {
     before_run();
     start[r].record(stream);
-    launch(o.warmup + r);
+    call(o.warmup + r);
     stop[r].record(stream);
     if (!o.back_to_back) stop[r].synchronize();
   }
   stop.back().synchronize();
   std::vector<double> ms;
   for (int r = 0; r < o.runs; ++r) ms.push_back(stop[r].elapsed_ms_since(start[r]));
-  return summarize(std::move(ms), o.warmup);
+  Measurement m = summarize(std::move(ms), o.warmup);
+  m.kernels = cuda::resources_of(launches);
+  return m;
 }
 
 }  // namespace mad::bench

@@ -12,6 +12,10 @@
 // bracket exactly one run. back_to_back enqueues all timed runs and synchronizes once: for
 // kernels of a few microseconds, where the host's launch latency would otherwise be timed.
 // Synchronous (it is a benchmark); the statistics follow measurement.h's one rule.
+//
+// The kernels the first call launches through mad::cuda::launch_kernel on the calling thread
+// are recorded (common/launch_log.h) and returned in Measurement::kernels with their registers,
+// shared memory and theoretical occupancy on the current device.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -58,6 +58,8 @@ KernelBenchOptions gpu_options(const BenchConfig& c) {
 
 BenchRow gpu_row(const BenchRow& base, const KernelTiming& t, const VariantInfo& info) {
   BenchRow r = cuda_row(base, t.variant, (info.is_default ? "(default) " : "") + info.note, t.time);
+  // Only the CUB histogram launches no kernel of ours: CUB's kernels are not recorded.
+  if (t.time.kernels.empty()) r.note += "; CUB's own kernels: no resource data";
   r.bytes_moved = static_cast<double>(t.bytes_read + t.bytes_written);
   describe_launch_shape(r);
   return r;

@@ -126,7 +126,10 @@ void spectral(BenchContext& ctx, const std::string& group, Size sz, const std::s
                 }));
     c.flops = 4 * 5 * dn * std::log2(dn), c.bytes_in = c.bytes_out = 4 * dn * cs,
     c.bytes_moved = 8 * dn * cs;
-    for (BenchRow* r : {&a, &b, &c}) ctx.add(std::move(*r));
+    for (BenchRow* r : {&a, &b, &c}) {
+      r->note = "cuFFT's own kernels: no resource data";
+      ctx.add(std::move(*r));
+    }
   } else if (group == "csf") {
     cuda::DeviceBuffer<Real> csf(half);
     detection::gpu::launch_build_csf_half<Real>(sz.width, sz.height, csf.get(), s);

@@ -31,7 +31,24 @@ Measurement summarize(std::vector<double> samples_ms, int warmup) {
 Measurement per_item(Measurement m, double divisor) {
   if (!(divisor > 0)) throw InvalidArgument("per_item: divisor must be > 0");
   for (double& s : m.samples_ms) s /= divisor;
-  return summarize(std::move(m.samples_ms), m.warmup);
+  Measurement out = summarize(std::move(m.samples_ms), m.warmup);
+  out.kernels = std::move(m.kernels);
+  return out;
+}
+
+ResourceSummary summarize_resources(const Measurement& m) {
+  ResourceSummary r;
+  if (m.kernels.empty()) return r;
+  const KernelResources* top = &m.kernels.front();
+  for (const KernelResources& k : m.kernels)
+    if (k.threads_launched > top->threads_launched) top = &k;
+  r.kernels = static_cast<double>(m.kernels.size());
+  r.block_threads = top->block_threads;
+  r.registers = top->registers;
+  r.static_smem_bytes = static_cast<double>(top->static_smem_bytes);
+  r.dynamic_smem_bytes = static_cast<double>(top->dynamic_smem_bytes);
+  r.occupancy_pct = top->occupancy_pct;
+  return r;
 }
 
 }  // namespace mad::bench

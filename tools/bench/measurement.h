@@ -4,10 +4,16 @@
 //
 // Median rule: the middle value of the sorted samples for an odd count, the mean of the two
 // middle values for an even count. Spread: 100 (max - min) / median, in percent.
+//
+// Resources: the GPU timer records the kernels that one call launched (the first warm-up run,
+// through common/launch_log.h) with their registers, shared memory and theoretical occupancy.
+// A report row shows one kernel of them, by the rule of summarize_resources below.
 #pragma once
 
 #include <limits>
 #include <vector>
+
+#include "common/launch_log.h"
 
 namespace mad::bench {
 
@@ -19,6 +25,20 @@ struct Measurement {
   double min_ms = std::numeric_limits<double>::quiet_NaN();
   double max_ms = std::numeric_limits<double>::quiet_NaN();
   double spread_pct = std::numeric_limits<double>::quiet_NaN();  // 100 (max - min) / median
+  // The distinct launch configurations (kernel, block, dynamic shared memory) of one call, in
+  // order of first launch. Empty: nothing recorded (host timers; kernels launched by cuFFT or
+  // CUB, which do not go through mad::cuda::launch_kernel).
+  std::vector<KernelResources> kernels;
+};
+
+// What a report row shows of a Measurement's kernels; NaN where nothing was recorded.
+struct ResourceSummary {
+  double kernels = std::numeric_limits<double>::quiet_NaN();  // distinct launch configurations
+  double block_threads = std::numeric_limits<double>::quiet_NaN();
+  double registers = std::numeric_limits<double>::quiet_NaN();  // per thread
+  double static_smem_bytes = std::numeric_limits<double>::quiet_NaN();
+  double dynamic_smem_bytes = std::numeric_limits<double>::quiet_NaN();
+  double occupancy_pct = std::numeric_limits<double>::quiet_NaN();  // theoretical
 };
 
 // Median of a non-empty sample by the rule above. Throws InvalidArgument when empty.
@@ -28,7 +48,15 @@ double median_of(std::vector<double> samples);
 // gives runs = 0 and NaN statistics.
 Measurement summarize(std::vector<double> samples_ms, int warmup);
 
-// Every time divided by `divisor` (> 0): per-call or per-pair figures of a timed loop.
+// Every time divided by `divisor` (> 0): per-call or per-pair figures of a timed loop. The
+// kernels are kept.
 Measurement per_item(Measurement m, double divisor);
+
+// The one rule for a row with several kernels: the row shows the kernel configuration that
+// launched the most threads in the recorded call (grid x block, summed over its launches; the
+// first in launch order on a tie), with `kernels` = how many distinct configurations ran. Its
+// registers, shared memory and occupancy belong together, and the kernel doing the most
+// thread-work is the best stand-in for where the time went. All NaN when none was recorded.
+ResourceSummary summarize_resources(const Measurement& m);
 
 }  // namespace mad::bench

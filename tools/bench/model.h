@@ -12,6 +12,11 @@
 // §11's count, 5 N log2 N per FFT, ...; finalize_rows marks any count not stated "exact" as
 // nominal). `%peak` (flop_share) is given for exact counts only.
 // Schema 1 reports (no "schema" key) counted 8-bit kernels' integer operations as flops.
+//
+// Kernel resources (schema 3): GPU rows timed by the GPU timer carry the registers, static and
+// dynamic shared memory, block size and theoretical occupancy of one of the kernels that ran
+// (measurement.h: summarize_resources says which) and how many distinct kernels ran; null for
+// CPU rows, host-timed rows (pipeline) and rows whose only kernels are cuFFT's or CUB's.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -66,6 +71,14 @@ struct BenchRow {
   double gops = kMissing;                             // int_ops per second / 1e9
   double bw_share = kMissing, flop_share = kMissing;  // fractions (0.7 = 70 %); flop_share only
                                                       // for op_count "exact"
+  // Resources of the row's kernel (GPU timer rows; missing elsewhere): how many distinct kernel
+  // launch configurations one run made, and the shown one's threads per block, registers per
+  // thread, shared memory per block and theoretical occupancy (%).
+  double kernels = kMissing;
+  double block_threads = kMissing;
+  double registers = kMissing;
+  double static_smem_bytes = kMissing, dynamic_smem_bytes = kMissing;
+  double occupancy_pct = kMissing;
   // Whole-pipeline rows.
   double pairs_per_s = kMissing, device_bytes = kMissing, device_bytes_per_pair = kMissing;
 };
@@ -90,7 +103,9 @@ struct DeviceInfo {
 
 struct BenchReport {
   std::string format = "mad-bench/1";
-  int schema = 2;  // 2: flops are floating-point only, int_ops/gops/op_count/flop_precision added
+  int schema = 3;  // 2: flops are floating-point only, int_ops/gops/op_count/flop_precision added;
+                   // 3: kernel resources (kernels, block_threads, registers, *_smem_bytes,
+                   // occupancy_pct)
   std::string command;  // the command line that produced it
   std::string started;  // UTC, ISO 8601
   bool quick = false;

@@ -124,13 +124,21 @@ void sweep_plots(std::ostringstream& out, const std::string& group,
 }
 
 void row_table(std::ostringstream& out, const std::vector<const BenchRow*>& rows) {
-  const char* heads[] = {"case",   "size",    "prec",    "variant",         "launch shape",
-                         "ms",     "spread%", "runs",    "total pinned ms", "x cpu1",
-                         "x cpuN", "GB/s",    "%copyBW", "GFLOP/s",         "%peak",
-                         "GOP/s",  "note"};
+  // The kernel resources are measurement.h's summarize_resources: the kernel of one run that
+  // launched the most threads, and how many distinct kernels ran.
+  const char* heads[] = {"case",    "size",         "prec",
+                         "variant", "launch shape", "ms",
+                         "spread%", "runs",         "total pinned ms",
+                         "x cpu1",  "x cpuN",       "GB/s",
+                         "%copyBW", "GFLOP/s",      "%peak",
+                         "GOP/s",   "kernels",      "thr/blk",
+                         "regs",    "smem B",       "dyn smem B",
+                         "occ%",    "note"};
+  constexpr int kColumns = static_cast<int>(sizeof heads / sizeof heads[0]);
+  auto text_column = [](int i) { return i < 5 || i == kColumns - 1; };
   out << "<details><summary>all " << rows.size() << " rows</summary><table><tr>";
-  for (int i = 0; i < 17; ++i)
-    out << "<th" << (i < 5 || i == 16 ? " class=\"t\"" : "") << ">" << heads[i] << "</th>";
+  for (int i = 0; i < kColumns; ++i)
+    out << "<th" << (text_column(i) ? " class=\"t\"" : "") << ">" << heads[i] << "</th>";
   out << "</tr>\n";
   for (const BenchRow* r : rows) {
     const std::string cells[] = {r->case_name,
@@ -149,10 +157,17 @@ void row_table(std::ostringstream& out, const std::vector<const BenchRow*>& rows
                                  format_number(r->gflops),
                                  present(r->flop_share) ? format_number(100 * r->flop_share) : "-",
                                  format_number(r->gops),
+                                 format_number(r->kernels),
+                                 format_number(r->block_threads),
+                                 format_number(r->registers),
+                                 format_number(r->static_smem_bytes),
+                                 format_number(r->dynamic_smem_bytes),
+                                 format_number(r->occupancy_pct),
                                  r->note};
+    static_assert(sizeof cells / sizeof cells[0] == kColumns, "one cell per heading");
     out << "<tr>";
-    for (int i = 0; i < 17; ++i)
-      out << "<td" << (i < 5 || i == 16 ? " class=\"t\"" : "") << ">" << html_escape(cells[i])
+    for (int i = 0; i < kColumns; ++i)
+      out << "<td" << (text_column(i) ? " class=\"t\"" : "") << ">" << html_escape(cells[i])
           << "</td>";
     out << "</tr>\n";
   }

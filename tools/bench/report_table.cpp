@@ -53,6 +53,14 @@ const std::vector<Column>& columns() {
       {"pairs/s", false, [](const BenchRow& r) { return num(r.pairs_per_s); }},
       {"MiB/pair", false,
        [](const BenchRow& r) { return num(r.device_bytes_per_pair / 1048576.0); }},
+      // Kernel resources (measurement.h's summarize_resources: the kernel that launched the
+      // most threads, and how many distinct kernels ran).
+      {"kernels", false, [](const BenchRow& r) { return num(r.kernels); }},
+      {"thr/blk", false, [](const BenchRow& r) { return num(r.block_threads); }},
+      {"regs", false, [](const BenchRow& r) { return num(r.registers); }},
+      {"smem B", false, [](const BenchRow& r) { return num(r.static_smem_bytes); }},
+      {"dyn smem B", false, [](const BenchRow& r) { return num(r.dynamic_smem_bytes); }},
+      {"occ%", false, [](const BenchRow& r) { return num(r.occupancy_pct); }},
   };
   return cols;
 }
@@ -152,9 +160,15 @@ std::string format_markdown(const BenchReport& report) {
          "kernel + d2h. Bytes and "
          "FLOPs follow the counting rules in the comments of `tools/bench/*.cpp`; `%copyBW` is "
          "against the "
-         "copy bandwidth measured in the same run, `%peak` against the estimated peak FLOP rate, for exact operation counts only (`op_count`; "
+         "copy bandwidth measured in the same run, `%peak` against the estimated peak FLOP rate, "
+         "for exact operation counts only (`op_count`; "
          "nominal counts such as spec §11's model leave it blank); integer operations are `GOP/s`, "
-         "never set against the FLOP peak.\n";
+         "never set against the FLOP peak. `kernels`, `thr/blk`, `regs`, `smem B` (static), `dyn "
+         "smem B` "
+         "and `occ%` (theoretical occupancy) come from the CUDA runtime's function attributes and "
+         "occupancy calculator for the kernel of one run that launched the most threads; they are "
+         "blank where no kernel of ours was recorded (CPU rows, host-timed pipeline rows, cuFFT's "
+         "and CUB's own kernels).\n";
   for (const std::string& group : groups_in(report)) {
     const auto rows = rows_of(report, group);
     const auto cols = used_columns(rows);

@@ -75,7 +75,8 @@ std::vector<int> parse_windows(const std::string& list);
 std::vector<std::string> parse_list(const std::string& list,
                                     const std::vector<std::string>& allowed, const char* what);
 
-// Copies warm-up, runs, median, min and max of `m` into `row`.
+// Copies warm-up, runs, median, min and max of `m` into `row`, and its kernel resources by the
+// rule of summarize_resources (measurement.h).
 void apply_measurement(BenchRow& row, const Measurement& m);
 // `proto` as the GPU row of `variant`: backend "cuda", the variant, `note`, and `m` applied.
 BenchRow cuda_row(BenchRow proto, const std::string& variant, std::string note,

@@ -267,6 +267,7 @@ StudyRow& StudyRun::add(const std::string& label, const std::string& series, dou
   row.seed = std::move(seed);
   row.ours_what = ours_what;
   if (ours) row.ours_ms = ours->median_ms;
+  if (ours) row.resources = summarize_resources(*ours);
   if (!ours)
     row.ours_note =
         ours_what.rfind("cuda", 0) == 0 && !config_.gpu ? "no CUDA device" : "not measured";

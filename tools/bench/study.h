@@ -55,6 +55,9 @@ struct StudyRow {
   double ours_ms = kNoValue;   // NaN: not measured (ours_note says why)
   std::string ours_note;       // "no CUDA device", "quick size 256x256", ...
   double ratio = kNoValue;     // ours / seed in the seed's unit (NaN when not comparable)
+  // Ours' kernel resources when measured by the GPU timer (measurement.h's
+  // summarize_resources: the kernel that launched the most threads); NaN otherwise.
+  ResourceSummary resources;
 };
 
 // A machine-independent comparison: what the seed shows, what we show, and whether they agree.
@@ -142,6 +145,9 @@ class StudyRun {
   StudyConfig config_;
   StudyResult result_;
 };
+
+// "40 regs, smem 15360+0 B, 128 thr/blk, occ 75%" (+ ", 3 kernels" when several ran), or "-".
+std::string format_resources(const ResourceSummary& r);
 
 // A median in ms, or NaN when not measured; and back (NaN: nullopt).
 double median_ms(const std::optional<Measurement>& m);

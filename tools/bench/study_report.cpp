@@ -63,6 +63,17 @@ std::vector<Series> plot_series(const StudyResult& r) {
 
 }  // namespace
 
+std::string format_resources(const ResourceSummary& r) {
+  if (!present(r.kernels)) return "-";
+  std::string text = format_number(r.registers) + " regs, smem " +
+                     format_number(r.static_smem_bytes) + "+" +
+                     format_number(r.dynamic_smem_bytes) + " B, " +
+                     format_number(r.block_threads) + " thr/blk, occ " +
+                     format_number(r.occupancy_pct) + "%";
+  if (r.kernels > 1) text += ", " + format_number(r.kernels) + " kernels";
+  return text;
+}
+
 std::string format_ms(double ms) {
   if (!present(ms)) return "-";
   return number(ms, std::fabs(ms) < 0.1 ? "%.4f ms" : "%.3f ms");
@@ -93,18 +104,21 @@ std::string format_studies_table(const std::vector<StudyResult>& results) {
         << r.description << "\n"
         << "seed's machine: " << r.seed_device << "\n";
     for (const std::string& n : r.notes) out << "note: " << n << "\n";
-    std::size_t w_label = 5, w_seed = 4, w_ours = 4;
+    std::size_t w_label = 5, w_seed = 4, w_ours = 4, w_res = 9;
     for (const StudyRow& row : r.rows) {
       w_label = std::max(w_label, row.label.size());
       w_seed = std::max(w_seed, seed_text(row).size());
       w_ours = std::max(w_ours, ours_text(row).size());
+      w_res = std::max(w_res, format_resources(row.resources).size());
     }
     out << pad("label", w_label + 2) << pad("seed", w_seed + 2) << pad("ours", w_ours + 2)
-        << "ours/seed  (ours measured as; seed's source)\n";
+        << pad("ours/seed", 11) << pad("resources", w_res + 2)
+        << "(ours measured as; seed's source)\n";
     for (const StudyRow& row : r.rows)
       out << pad(row.label, w_label + 2) << pad(seed_text(row), w_seed + 2)
-          << pad(ours_text(row), w_ours + 2) << pad(ratio_text(row.ratio), 11) << "("
-          << row.ours_what << (row.seed ? "; " + row.seed->where : std::string()) << ")\n";
+          << pad(ours_text(row), w_ours + 2) << pad(ratio_text(row.ratio), 11)
+          << pad(format_resources(row.resources), w_res + 2) << "(" << row.ours_what
+          << (row.seed ? "; " + row.seed->where : std::string()) << ")\n";
     for (const StudyComparison& c : r.comparisons)
       out << "* " << c.subject << ": " << c.seed << "; " << c.ours << "; " << c.verdict << "\n";
     out << "\n";
@@ -127,6 +141,13 @@ nlohmann::json studies_json(const std::vector<StudyResult>& results) {
                           {"x", num(row.x)},            {"ours_what", row.ours_what},
                           {"ours_ms", num(row.ours_ms)}, {"ours_note", row.ours_note},
                           {"ratio", num(row.ratio)},    {"seed", nullptr}};
+      const ResourceSummary& k = row.resources;
+      j["kernels"] = num(k.kernels);
+      j["block_threads"] = num(k.block_threads);
+      j["registers"] = num(k.registers);
+      j["static_smem_bytes"] = num(k.static_smem_bytes);
+      j["dynamic_smem_bytes"] = num(k.dynamic_smem_bytes);
+      j["occupancy_pct"] = num(k.occupancy_pct);
       if (row.seed)
         j["seed"] = {{"value", num(row.seed->value)},
                      {"unit", row.seed->unit},
@@ -163,11 +184,13 @@ std::string format_studies_html(const std::vector<StudyResult>& results,
       << ".</p>\n<ul>";
     for (const std::string& n : r.notes) h << "<li>" << html_escape(n) << "</li>";
     h << "</ul>\n<table><tr><th>label</th><th>seed's figure</th><th>ours</th><th>ours / "
-         "seed</th><th>ours measured as</th><th>seed's source</th></tr>\n";
+         "seed</th><th>kernel resources</th><th>ours measured as</th><th>seed's "
+         "source</th></tr>\n";
     for (const StudyRow& row : r.rows)
       h << "<tr><td>" << html_escape(row.label) << "</td><td class=\"n\">"
         << html_escape(seed_text(row)) << "</td><td class=\"n\">" << html_escape(ours_text(row))
         << "</td><td class=\"n\">" << ratio_text(row.ratio) << "</td><td>"
+        << html_escape(format_resources(row.resources)) << "</td><td>"
         << html_escape(row.ours_what) << "</td><td>"
         << html_escape(row.seed ? row.seed->where : "") << "</td></tr>\n";
     h << "</table>\n<ul>";
