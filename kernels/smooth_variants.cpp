@@ -19,6 +19,8 @@ void launch_tile_bank(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t
                       StreamHandle);
 void launch_wrap_direct(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>, DeviceScratch,
                         StreamHandle);
+void launch_strip(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>, DeviceScratch,
+                  StreamHandle);  // kernels/smooth_strip_cuda.cu
 }  // namespace smooth_detail
 
 const VariantRegistry<SmoothLaunch>& smooth_variants() {
@@ -72,6 +74,11 @@ const VariantRegistry<SmoothLaunch>& smooth_variants() {
            "transposed 32-bit tile, column stride 33 words: conflict-free (seed 003)",
            "32x8 CTAs, one thread per output pixel, one channel at a time, 36x33-word tile",
            MAD_CUDA_LAUNCH(launch_tile_bank<33>)},
+          {"strip",
+           "separable box5+box3+box1 sums, 32-bit words per lane, warp-shuffle halo, vertical "
+           "sliding window in registers (issue 12)",
+           "128-thread CTAs (4 warps along x, 512 samples), each lane 4 samples x 32 rows",
+           MAD_CUDA_LAUNCH(launch_strip)},
       },
       "tile");
   return registry;
