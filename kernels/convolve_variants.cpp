@@ -9,10 +9,14 @@ namespace mad::kernels {
 namespace convolve_detail {
 template <class T, bool kTile, bool kConstFilter>
 void launch(ImageView<const T>, ImageView<T>, const DeviceFilter&, BlockShape, StreamHandle);
+template <class T>  // kernels/convolve_regblock_cuda.cu
+void launch_regblock(ImageView<const T>, ImageView<T>, const DeviceFilter&, BlockShape,
+                     StreamHandle);
 }  // namespace convolve_detail
 
 const VariantRegistry<ConvolveLaunch>& convolve_variants() {
   using convolve_detail::launch;
+  using convolve_detail::launch_regblock;
   using u8 = std::uint8_t;
   static const VariantRegistry<ConvolveLaunch> registry(
       "convolve",
@@ -37,6 +41,12 @@ const VariantRegistry<ConvolveLaunch>& convolve_variants() {
            "2-D CTAs of the given block shape, one thread per output element, "
            "(bx+N-1)x(by+N-1) tile in dynamic shared memory",
            MAD_CUDA_LAUNCH({launch<float, true, false>, launch<u8, true, false>})},
+          {"regblock",
+           "shared-memory tile read once and filter in shared memory, 4x4 outputs per thread in "
+           "registers (issue 12)",
+           "fixed 32x8 CTAs (the block shape is checked, not used), 128x32 outputs per CTA, "
+           "filter side a template parameter",
+           MAD_CUDA_LAUNCH({launch_regblock<float>, launch_regblock<u8>})},
       },
       "global_cmem");
   return registry;
