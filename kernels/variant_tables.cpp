@@ -244,6 +244,8 @@ void launch_tile_bank(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t
                       StreamHandle);
 void launch_wrap_direct(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>, DeviceScratch,
                         StreamHandle);
+void launch_strip(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>, DeviceScratch,
+                  StreamHandle);  // kernels/smooth_strip_cuda.cu
 }  // namespace smooth_detail
 
 const VariantRegistry<SmoothLaunch>& smooth_variants() {
@@ -297,6 +299,11 @@ const VariantRegistry<SmoothLaunch>& smooth_variants() {
            "transposed 32-bit tile, column stride 33 words: conflict-free (seed 003)",
            "32x8 CTAs, one thread per output pixel, one channel at a time, 36x33-word tile",
            MAD_CUDA_LAUNCH(launch_tile_bank<33>)},
+          {"strip",
+           "separable box5+box3+box1 sums, 32-bit words per lane, warp-shuffle halo, vertical "
+           "sliding window in registers (issue 12)",
+           "128-thread CTAs (4 warps along x, 512 samples), each lane 4 samples x 32 rows",
+           MAD_CUDA_LAUNCH(launch_strip)},
       },
       "tile");
   return registry;
@@ -379,10 +386,14 @@ const VariantRegistry<NickLaunch>& nick_variants() {
 namespace convolve_detail {
 template <class T, bool kTile, bool kConstFilter>
 void launch(ImageView<const T>, ImageView<T>, const DeviceFilter&, BlockShape, StreamHandle);
+template <class T>  // kernels/convolve_regblock_cuda.cu
+void launch_regblock(ImageView<const T>, ImageView<T>, const DeviceFilter&, BlockShape,
+                     StreamHandle);
 }  // namespace convolve_detail
 
 const VariantRegistry<ConvolveLaunch>& convolve_variants() {
   using convolve_detail::launch;
+  using convolve_detail::launch_regblock;
   using u8 = std::uint8_t;
   static const VariantRegistry<ConvolveLaunch> registry(
       "convolve",
@@ -407,6 +418,12 @@ const VariantRegistry<ConvolveLaunch>& convolve_variants() {
            "2-D CTAs of the given block shape, one thread per output element, "
            "(bx+N-1)x(by+N-1) tile in dynamic shared memory",
            MAD_CUDA_LAUNCH({launch<float, true, false>, launch<u8, true, false>})},
+          {"regblock",
+           "shared-memory tile read once and filter in shared memory, 4x4 outputs per thread in "
+           "registers (issue 12)",
+           "fixed 32x8 CTAs (the block shape is checked, not used), 128x32 outputs per CTA, "
+           "filter side a template parameter",
+           MAD_CUDA_LAUNCH({launch_regblock<float>, launch_regblock<u8>})},
       },
       "global_cmem");
   return registry;

@@ -106,6 +106,22 @@ TEST(ConvolveCudaSanitizer, EveryVariantOnSmallImages) {
                                     sizes);
 }
 
+// Sizes around the register-blocked tile (`regblock`: 128 x 32 outputs a CTA, 4 x 4 a thread):
+// widths and heights one short of and one past a tile and a thread's 4 columns, thinner than the
+// filter, and long thin images; filters 1, 5, 17 and a random 3x3, tight and padded pitches.
+TEST(ConvolveCuda, EveryVariantOnAwkwardTileSizes) {
+  MAD_REQUIRE_GPU();
+  const std::vector<test::Size> sizes = {{2, 5},    {5, 2},    {3, 7},    {127, 33},
+                                         {129, 31}, {129, 65}, {1000, 3}, {3, 1000}};
+  const long long runs =
+      check_every_variant<float>(test::announce_seed("ConvolveCuda.AwkwardTiles float", 1501),
+                                 sizes) +
+      check_every_variant<std::uint8_t>(
+          test::announce_seed("ConvolveCuda.AwkwardTiles 8-bit", 1502), sizes);
+  std::cout << "AGREEMENT kernels convolve awkward tile sizes: " << runs
+            << " variant runs bit-identical\n";
+}
+
 // Every filter side 1..17 and the seed's block-shape sweep (Table 4, legal shapes) at one size.
 TEST(ConvolveCuda, EveryFilterSizeAndBlockShape) {
   MAD_REQUIRE_GPU();

@@ -60,6 +60,36 @@ INSTANTIATE_TEST_SUITE_P(Borders, SmoothBorderCuda,
                          ::testing::Values(SmoothBorder::Clip, SmoothBorder::Wrap),
                          [](const auto& info) { return std::string(smooth_border_name(info.param)); });
 
+// Sizes that stress the strip and halo logic of the word-per-lane variants (`strip`): widths
+// around a 32-bit word and a warp's 128 samples, heights around the 32-row strip and below the
+// 5-row window, 2 channels (a word holds two pixels), and three pitches: tight, word-aligned with
+// padding (full-word loads, a partial last word) and odd (the byte-wise path).
+TEST(SmoothCuda, EveryVariantOnAwkwardStripSizes) {
+  MAD_REQUIRE_GPU();
+  std::vector<test::Size> sizes;
+  for (int w : {1, 2, 3, 5, 127, 129})
+    for (int h : {1, 2, 3, 4, 5, 6, 7, 33, 65}) sizes.push_back({w, h});
+  sizes.push_back({1000, 3});
+  sizes.push_back({3, 1000});
+  std::uint32_t seed = test::announce_seed("SmoothCuda.EveryVariantOnAwkwardStripSizes", 5001);
+  for (const test::Size s : sizes)
+    for (int channels = 1; channels <= 4; ++channels) {
+      const int row = s.width * channels;
+      for (std::ptrdiff_t pitch : {std::ptrdiff_t(row), std::ptrdiff_t((row + 3) / 4 * 4 + 8),
+                                   std::ptrdiff_t(row + 13)}) {
+        const Image<std::uint8_t> img = test::random_bytes(row, s.height, seed++, pitch);
+        const Image<std::uint8_t> expected = smooth_cpu(img.cview(), channels);
+        for (const VariantInfo& v : smooth_variants().infos()) {
+          Image<std::uint8_t> actual(row, s.height, 0x33, pitch);
+          smooth_cuda(img.cview(), channels, actual.view(), CudaRunOptions{v.name, 0x5A});
+          ASSERT_TRUE(test::images_equal(expected.cview(), actual.cview()))
+              << v.name << ' ' << test::size_name(s) << " channels " << channels << " pitch "
+              << pitch;
+        }
+      }
+    }
+}
+
 TEST(SmoothCuda, ExtremeValuesMatchCpu) {
   MAD_REQUIRE_GPU();
   // All-255 (largest sums) and a 0/255 checkerboard (largest local contrast).
