@@ -80,7 +80,7 @@ const VariantRegistry<GrayLaunch>& gray_variants() {
   return registry;
 }
 
-// ---- histogram (histogram_cuda.cu).
+// ---- histogram (histogram_cuda.cu, histogram_lane_private_cuda.cu).
 
 namespace histogram_detail {
 void launch_global_atomic(ImageView<const std::uint8_t>, std::uint32_t*, DeviceScratch,
@@ -90,6 +90,8 @@ void launch_shared_block(ImageView<const std::uint8_t>, std::uint32_t*, DeviceSc
 template <bool kMatch>
 void launch_shared_warp(ImageView<const std::uint8_t>, std::uint32_t*, DeviceScratch, StreamHandle);
 void launch_cub(ImageView<const std::uint8_t>, std::uint32_t*, DeviceScratch, StreamHandle);
+void launch_lane_private(ImageView<const std::uint8_t>, std::uint32_t*, DeviceScratch,
+                         StreamHandle);
 // kPixels = 0: the seed's fixed 60x45 grid.
 template <bool kPerWarp, int kPixels>
 void launch_flat(ImageView<const std::uint8_t>, std::uint32_t*, DeviceScratch, StreamHandle);
@@ -117,6 +119,11 @@ const VariantRegistry<HistogramLaunch>& histogram_variants() {
            MAD_CUDA_LAUNCH(launch_shared_warp<true>)},
           {"cub", "cub::DeviceHistogram::HistogramEven (library anchor)",
            "CUB's own (an init kernel, then its tuned sweep)", MAD_CUDA_LAUNCH(launch_cub)},
+          {"lane_private",
+           "32 lane-private shared sub-histograms per CTA (bank = lane: conflict-free on any "
+           "image), uint4 loads, equal 4/16-byte runs counted with one atomic",
+           "256-thread 1-D CTAs, 4 per SM, grid-stride over rows, 16 pixels per thread per step",
+           MAD_CUDA_LAUNCH(launch_lane_private)},
           // Seed 000 §7's launch shapes (Figures 15 and 19-22, Table 7): flat pixels i, i + T,
           // ... (T: threads in the grid) into one shared histogram per block or per warp.
           {"shared_block_2d_32x8", "seed 000 2-D blocks: per-block shared histogram, 1 px/thread",
