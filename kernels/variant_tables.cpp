@@ -336,7 +336,7 @@ const VariantRegistry<SmoothLaunch>& smooth_variants(SmoothBorder border) {
   return border == SmoothBorder::Wrap ? smooth_wrap_variants() : smooth_variants();
 }
 
-// ---- Nick (nick_window_cuda.cu, nick_integral_cuda.cu).
+// ---- Nick (nick_window_cuda.cu, nick_integral_cuda.cu, nick_sliding_cuda.cu).
 
 namespace nick_detail {
 // Method 1: window read from global memory, B x B blocks.
@@ -351,6 +351,9 @@ void launch_shared(ImageView<const std::uint8_t>, const NickParams&, ImageView<s
 // O(1) per pixel from uint64 integral images of p and p^2.
 void launch_integral(ImageView<const std::uint8_t>, const NickParams&, ImageView<std::uint8_t>,
                      DeviceScratch, StreamHandle);
+// One pass, O(1) per pixel: per-column sliding sums down row strips, row prefix in shared memory.
+void launch_sliding(ImageView<const std::uint8_t>, const NickParams&, ImageView<std::uint8_t>,
+                    DeviceScratch, StreamHandle);
 
 }  // namespace nick_detail
 
@@ -381,6 +384,12 @@ const VariantRegistry<NickLaunch>& nick_variants() {
            "3 kernels: a 256-thread CTA per row (scan), a thread per column (scan), 32x8 CTAs "
            "with a thread per pixel (threshold)",
            MAD_CUDA_LAUNCH(launch_integral)},
+          {"sliding_columns",
+           "one pass, O(1) per pixel: per-column sliding sums of p and p^2 down 128-row strips, "
+           "window sums as row-prefix differences in shared memory, float pre-decision",
+           "64-thread CTAs, 16 columns per thread (uint4 rows), a ~900-column tile x 128-row "
+           "strip per CTA",
+           MAD_CUDA_LAUNCH(launch_sliding)},
       },
       "integral");
   return registry;

@@ -69,7 +69,7 @@ TEST(NickCuda, EveryVariantMatchesCpuExactly) {
   }
   if (!HasFailure())
     std::cout << "AGREEMENT kernels nick: " << runs
-              << " variant runs (7 variants x sizes x windows 2..101 x k"
+              << " variant runs (" << nick_variants().infos().size() << " variants x sizes x windows 2..101 x k"
               << " x pitches x poisons) bit-identical to the CPU\n";
 }
 
@@ -84,6 +84,31 @@ TEST(NickCuda, SeedPlacementMatchesCpuExactly) {
         check_all_variants(img, {window, -0.1, NickPlacement::Seed},
                            test::size_name(s) + " seed placement");
       }
+}
+
+// Shapes that stress the strip and tile logic of the one-pass variants (sliding_columns: 128-row
+// strips, ~900-column tiles, 16 columns per thread): heights below, at and just above a strip or a
+// window, widths 2..3 and around a tile or a 16-column chunk, prime sizes, w = 2 and the largest
+// legal window, both placements, and a padded (unaligned) pitch beside the tight one.
+TEST(NickCuda, StripAndTileEdgesMatchCpuExactly) {
+  MAD_REQUIRE_GPU();
+  std::uint32_t seed = test::announce_seed("NickCuda.StripAndTileEdgesMatchCpuExactly", 4907);
+  const test::Size sizes[] = {{2, 2},    {3, 101},  {2, 300},   {101, 3},  {17, 129},
+                              {33, 257}, {127, 131}, {911, 41}, {1009, 7}, {1841, 67}};
+  long long runs = 0;
+  for (const test::Size s : sizes)
+    for (std::ptrdiff_t pitch : test::pitches_for(s.width))
+      for (int window : {2, 3, 16, 51, 100, 101})
+        for (NickPlacement placement : {NickPlacement::Matlab, NickPlacement::Seed}) {
+          if (window > std::min(s.width, s.height)) continue;
+          const Image<std::uint8_t> img = test::random_bytes(s.width, s.height, seed++, pitch);
+          runs += check_all_variants(img, {window, -0.137, placement},
+                                     test::size_name(s) + " pitch " + std::to_string(pitch) + " " +
+                                         nick_placement_name(placement));
+        }
+  if (!HasFailure())
+    std::cout << "AGREEMENT kernels nick: " << runs
+              << " variant runs on strip/tile edge shapes bit-identical to the CPU\n";
 }
 
 TEST(NickCuda, ExactTiesMatchCpu) {

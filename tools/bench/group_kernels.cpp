@@ -13,8 +13,8 @@
 //    interior: nominal;
 //  * nick, windowed methods 1-3 and the CPU window loop: 3 integer operations per window sample
 //    (an add for S, a multiply and an add for S2) over the exact clipped windows, plus 8 double
-//    operations per pixel for the decision (kernels/nick.h): exact; the integral forms: 11
-//    integer operations per pixel (5 to build the two integral images, 6 for the two 4-corner
+//    operations per pixel for the decision (kernels/nick.h): exact; the integral and sliding
+//    forms: 11 integer operations per pixel (5 to build the two integral images, 6 for the two 4-corner
 //    sums) and the 8 of the decision, independent of w: nominal (a GPU scan adds more than one
 //    operation per element).
 #include <algorithm>
@@ -177,7 +177,9 @@ void run_nick_group(BenchContext& ctx) {
       if (ctx.config.gpu) {
         for (const VariantInfo& v : kernels::nick_variants().infos()) {
           BenchRow b = base;
-          count_ops(b, v.name.find("integral") != std::string::npos);
+          // O(1)-per-pixel variants (integral images, sliding sums) get the nominal count.
+          count_ops(b, v.name.find("integral") != std::string::npos ||
+                           v.name.find("sliding") != std::string::npos);
           ctx.guarded(
               "nick " + v.name + " " + b.case_name + " " + format_size(s.width, s.height), [&] {
                 ctx.add(gpu_row(b, bench_nick(img.cview(), params, v.name, gpu_options(ctx.config)),
