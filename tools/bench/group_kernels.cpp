@@ -14,9 +14,9 @@
 //  * nick, windowed methods 1-3 and the CPU window loop: 3 integer operations per window sample
 //    (an add for S, a multiply and an add for S2) over the exact clipped windows, plus 8 double
 //    operations per pixel for the decision (kernels/nick.h): exact; the integral and sliding
-//    forms: 11 integer operations per pixel (5 to build the two integral images, 6 for the two 4-corner
-//    sums) and the 8 of the decision, independent of w: nominal (a GPU scan adds more than one
-//    operation per element).
+//    forms: 11 integer operations per pixel (5 to build the two integral images, 6 for the two
+//    4-corner sums) and the 8 of the decision, independent of w: nominal (a GPU scan adds more
+//    than one operation per element).
 #include <algorithm>
 #include <cstdint>
 
