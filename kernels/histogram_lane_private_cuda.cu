@@ -34,6 +34,7 @@
 #include <algorithm>
 
 #include "common/cuda_check.h"
+#include "common/kernel_launch.cuh"
 #include "kernels/device_image_cuda.h"
 #include "kernels/histogram_cuda.h"
 
@@ -121,7 +122,7 @@ void launch_lane_private(ImageView<const std::uint8_t> src, std::uint32_t* bins,
   if (bins == nullptr) throw InvalidArgument("histogram: bins pointer is null");
   MAD_CUDA_CHECK(cudaMemsetAsync(bins, 0, kHistogramBins * sizeof(std::uint32_t), s));
   const int blocks = std::max(1, std::min(src.height, kCtasPerSm * device_sm_count()));
-  histogram_lane_private_kernel<<<blocks, kThreads, 0, s>>>(src, bins);
+  cuda::launch_kernel(histogram_lane_private_kernel, dim3(blocks), dim3(kThreads), 0, s, src, bins);
   MAD_CUDA_CHECK_LAUNCH();
 }
 

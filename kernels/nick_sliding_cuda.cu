@@ -29,6 +29,7 @@
 #include <algorithm>
 
 #include "common/cuda_check.h"
+#include "common/kernel_launch.cuh"
 #include "kernels/nick_launch_cuda.h"
 #include "kernels/nick_threshold.cuh"
 
@@ -250,7 +251,7 @@ void launch_sliding(ImageView<const std::uint8_t> src, const NickParams& params,
   g.k = params.k;
   g.k2 = static_cast<float>(params.k * params.k);
   const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(std::min(g.strips, kMaxGridY)));
-  nick_sliding_kernel<<<grid, kThreads, 0, s>>>(src, g, mask);
+  cuda::launch_kernel(nick_sliding_kernel, grid, dim3(kThreads), 0, s, src, g, mask);
   MAD_CUDA_CHECK_LAUNCH();
 }
 
