@@ -73,9 +73,6 @@ void launch_a5_cta_per_block(const A5Input<Real>& in, const A5Output<Real>& out,
                             });
 }
 
-template void launch_a5_cta_per_block<double>(const A5Input<double>&, const A5Output<double>&,
-                                              const BlockGrid&, cudaStream_t);
-template void launch_a5_cta_per_block<float>(const A5Input<float>&, const A5Output<float>&,
-                                             const BlockGrid&, cudaStream_t);
+MAD_A5_INSTANTIATE_STATS(launch_a5_cta_per_block);
 
 }  // namespace mad::appearance

@@ -12,6 +12,7 @@
 #include "appearance/a5_variants_cuda.h"
 #include "common/cuda_check.h"
 #include "common/error.h"
+#include "common/kernel_launch.cuh"
 
 namespace mad::appearance::detail {
 
@@ -195,6 +196,22 @@ void launch_a5_variant(const A5Input<Real>& in, const Output& out, const BlockGr
       dim3(ceil_div(grid.cols, cta_blocks_x), ceil_div(grid.rows, cta_blocks_y), in.count), launch);
 }
 
+// The launch of one of our variants whose kernel takes (in, out, rows, cols, image_height,
+// image_width), on CTAs of `threads` covering cta_blocks_x x cta_blocks_y blocks:
+// kernel_for(samples) names the kernel instantiated for the sample source launch_a5_variant
+// picks.
+template <class Real, class Output, class KernelFor>
+void launch_a5_image_kernel(const A5Input<Real>& in, const Output& out, const BlockGrid& grid,
+                            cudaStream_t stream, const char* who, int cta_blocks_x,
+                            int cta_blocks_y, dim3 threads, KernelFor&& kernel_for) {
+  launch_a5_variant(in, out, grid, who, cta_blocks_x, cta_blocks_y,
+                    [&](auto samples, dim3 cta_grid) {
+                      cuda::launch_kernel(kernel_for(samples), cta_grid, threads, 0, stream, in,
+                                          out, grid.rows, grid.cols, grid.image_height,
+                                          grid.image_width);
+                    });
+}
+
 // The thesis's orientation (Appendices B and C): threadIdx.x and blockIdx.x walk block ROWS,
 // threadIdx.y and blockIdx.y block columns, CTAs of cta_block_rows x cta_block_cols blocks,
 // one grid.z slice per subband.
@@ -210,15 +227,36 @@ void launch_a5_thesis_variant(const A5Input<Real>& in, const Output& out, const 
 
 }  // namespace mad::appearance::detail
 
-// Explicit instantiations of a thesis form's launch, a function template
-// fn<Real, Output>(in, out, grid, stream), for both precisions of both outputs (all statistics
-// for a5_variants(), the mean alone for a5_mean_variants()). Use in namespace mad::appearance.
-#define MAD_A5_INSTANTIATE_STATS_AND_MEAN(fn)                                                     \
-  template void fn<double, A5Output<double>>(const A5Input<double>&, const A5Output<double>&,     \
-                                             const BlockGrid&, cudaStream_t);                     \
-  template void fn<float, A5Output<float>>(const A5Input<float>&, const A5Output<float>&,         \
-                                           const BlockGrid&, cudaStream_t);                       \
-  template void fn<double, A5MeanOutput<double>>(                                                 \
-      const A5Input<double>&, const A5MeanOutput<double>&, const BlockGrid&, cudaStream_t);       \
-  template void fn<float, A5MeanOutput<float>>(const A5Input<float>&, const A5MeanOutput<float>&, \
-                                               const BlockGrid&, cudaStream_t)
+// Explicit instantiations of a variant's launch, a function template
+// fn<[leading template arguments,] Real[, Output]>(in, out, grid, stream): the optional
+// arguments after `fn`, each followed by a comma (`fn, false, true,`), come first (a thesis
+// form's policy flags).
+// MAD_A5_INSTANTIATE_STATS: both precisions, all statistics (a5_variants() only).
+// MAD_A5_INSTANTIATE_STATS_AND_MEAN: both precisions of both outputs (all statistics for
+// a5_variants(), the mean alone for a5_mean_variants()). Use in namespace mad::appearance.
+#define MAD_A5_LAUNCH_INSTANCE(fn, Real, Output, ...)                                            \
+  template void fn<__VA_ARGS__ Real, Output>(const A5Input<Real>&, const Output&, const BlockGrid&, \
+                                              cudaStream_t)
+#define MAD_A5_INSTANTIATE_STATS(fn)                    \
+  template void fn<double>(const A5Input<double>&, const A5Output<double>&, const BlockGrid&, \
+                           cudaStream_t);                                                 \
+  template void fn<float>(const A5Input<float>&, const A5Output<float>&, const BlockGrid&,   \
+                          cudaStream_t)
+#define MAD_A5_INSTANTIATE_STATS_AND_MEAN(fn, ...)                          \
+  MAD_A5_LAUNCH_INSTANCE(fn, double, A5Output<double>, __VA_ARGS__);         \
+  MAD_A5_LAUNCH_INSTANCE(fn, float, A5Output<float>, __VA_ARGS__);           \
+  MAD_A5_LAUNCH_INSTANCE(fn, double, A5MeanOutput<double>, __VA_ARGS__);     \
+  MAD_A5_LAUNCH_INSTANCE(fn, float, A5MeanOutput<float>, __VA_ARGS__)
+
+// Defines and instantiates (both precisions, all statistics) one of our variants' launch,
+// launch_name<Real>(in, out, grid, stream), for a kernel template kernel<Real, Samples> taking
+// (in, out, rows, cols, image_height, image_width) on CTAs of `threads` that cover
+// blocks_x x blocks_y blocks (detail::launch_a5_image_kernel). `who` names it in errors.
+#define MAD_A5_IMAGE_KERNEL_LAUNCH(launch_name, who, kernel, blocks_x, blocks_y, threads)         \
+  template <class Real>                                                                          \
+  void launch_name(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,    \
+                   cudaStream_t stream) {                                                        \
+    detail::launch_a5_image_kernel(in, out, grid, stream, who, blocks_x, blocks_y, threads,      \
+                                   [](auto s) { return kernel<Real, decltype(s)>; });            \
+  }                                                                                              \
+  MAD_A5_INSTANTIATE_STATS(launch_name)

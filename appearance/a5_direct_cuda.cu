@@ -130,20 +130,7 @@ __global__ void __launch_bounds__(kThreadsX* kThreadsY)
 
 }  // namespace
 
-template <class Real>
-void launch_a5_direct(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
-                      cudaStream_t stream) {
-  detail::launch_a5_variant(
-      in, out, grid, "a5-direct", kCtaBlocksX, kCtaBlocksY, [&](auto samples, dim3 cta_grid) {
-        cuda::launch_kernel(a5_direct_kernel<Real, decltype(samples)>, cta_grid,
-                            dim3(kThreadsX, kThreadsY), 0, stream, in, out, grid.rows, grid.cols,
-                            grid.image_height, grid.image_width);
-      });
-}
-
-template void launch_a5_direct<double>(const A5Input<double>&, const A5Output<double>&,
-                                       const BlockGrid&, cudaStream_t);
-template void launch_a5_direct<float>(const A5Input<float>&, const A5Output<float>&,
-                                      const BlockGrid&, cudaStream_t);
+MAD_A5_IMAGE_KERNEL_LAUNCH(launch_a5_direct, "a5-direct", a5_direct_kernel, kCtaBlocksX, kCtaBlocksY,
+                           dim3(kThreadsX, kThreadsY));
 
 }  // namespace mad::appearance

@@ -171,20 +171,7 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace
 
-template <class Real>
-void launch_a5_fast(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,
-                    cudaStream_t stream) {
-  detail::launch_a5_variant(
-      in, out, grid, "a5-fast", kCtaBlocksX, kCtaBlocksY, [&](auto samples, dim3 cta_grid) {
-        cuda::launch_kernel(a5_fast_kernel<Real, decltype(samples)>, cta_grid,
-                            dim3(kThreadsX, kThreadsY), 0, stream, in, out, grid.rows, grid.cols,
-                            grid.image_height, grid.image_width);
-      });
-}
-
-template void launch_a5_fast<double>(const A5Input<double>&, const A5Output<double>&,
-                                     const BlockGrid&, cudaStream_t);
-template void launch_a5_fast<float>(const A5Input<float>&, const A5Output<float>&, const BlockGrid&,
-                                    cudaStream_t);
+MAD_A5_IMAGE_KERNEL_LAUNCH(launch_a5_fast, "a5-fast", a5_fast_kernel, kCtaBlocksX, kCtaBlocksY,
+                           dim3(kThreadsX, kThreadsY));
 
 }  // namespace mad::appearance

@@ -59,6 +59,6 @@ void launch_a5_original(const A5Input<Real>& in, const Output& out, const BlockG
       });
 }
 
-MAD_A5_INSTANTIATE_STATS_AND_MEAN(launch_a5_original);
+MAD_A5_INSTANTIATE_STATS_AND_MEAN(launch_a5_original, );
 
 }  // namespace mad::appearance

@@ -47,9 +47,6 @@ void launch_a5_per_thread(const A5Input<Real>& in, const A5Output<Real>& out, co
       });
 }
 
-template void launch_a5_per_thread<double>(const A5Input<double>&, const A5Output<double>&,
-                                           const BlockGrid&, cudaStream_t);
-template void launch_a5_per_thread<float>(const A5Input<float>&, const A5Output<float>&,
-                                          const BlockGrid&, cudaStream_t);
+MAD_A5_INSTANTIATE_STATS(launch_a5_per_thread);
 
 }  // namespace mad::appearance

@@ -1,5 +1,5 @@
 // The A5 variant registries (STYLE.md rule 5), compiled in every build: the launch functions are
-// defined in a5_<name>_cuda.cu (instantiated for double and float), and MAD_CUDA_LAUNCH leaves
+// defined in the a5_*_cuda.cu files (instantiated for double and float), and MAD_CUDA_LAUNCH leaves
 // them out without CUDA. A new variant is its kernel file plus a declaration and a row here.
 #include "appearance/a5_variants.h"
 
@@ -11,13 +11,11 @@ namespace mad::appearance {
 // for both outputs, so each serves both registries.
 template <class Real, class Output>
 void launch_a5_original(const A5Input<Real>&, const Output&, const BlockGrid&, StreamHandle);
-template <class Real, class Output>
-void launch_a5_shared_loop(const A5Input<Real>&, const Output&, const BlockGrid&, StreamHandle);
-template <class Real, class Output>
-void launch_a5_shared_unrolled(const A5Input<Real>&, const Output&, const BlockGrid&, StreamHandle);
-template <class Real, class Output>
-void launch_a5_shared_unrolled_cf(const A5Input<Real>&, const Output&, const BlockGrid&,
-                                  StreamHandle);
+// The shared-memory form (a5_shared_tile_cuda.cu) in Table 9's three versions: the tile stored
+// [column][row] (kColumnRow) or [row][column], the inner loop unrolled or nested.
+template <bool kColumnRow, bool kUnrolled, class Real, class Output>
+void launch_a5_shared_tile_form(const A5Input<Real>&, const Output&, const BlockGrid&,
+                                StreamHandle);
 
 // Our own forms (all statistics only).
 template <class Real>
@@ -64,14 +62,14 @@ std::vector<VariantRow<Launches>> thesis_rows() {
        MAD_CUDA_LAUNCH(
            {launch_a5_original<double, Output<double>>, launch_a5_original<float, Output<float>>})},
       {"a5-shared-loop", kSharedLoopNote, kSharedShape,
-       MAD_CUDA_LAUNCH({launch_a5_shared_loop<double, Output<double>>,
-                        launch_a5_shared_loop<float, Output<float>>})},
+       MAD_CUDA_LAUNCH({launch_a5_shared_tile_form<false, false, double, Output<double>>,
+                        launch_a5_shared_tile_form<false, false, float, Output<float>>})},
       {"a5-shared-unrolled", kSharedUnrolledNote, kSharedShape,
-       MAD_CUDA_LAUNCH({launch_a5_shared_unrolled<double, Output<double>>,
-                        launch_a5_shared_unrolled<float, Output<float>>})},
+       MAD_CUDA_LAUNCH({launch_a5_shared_tile_form<false, true, double, Output<double>>,
+                        launch_a5_shared_tile_form<false, true, float, Output<float>>})},
       {"a5-shared-unrolled-cf", kSharedUnrolledCfNote, kSharedShape,
-       MAD_CUDA_LAUNCH({launch_a5_shared_unrolled_cf<double, Output<double>>,
-                        launch_a5_shared_unrolled_cf<float, Output<float>>})},
+       MAD_CUDA_LAUNCH({launch_a5_shared_tile_form<true, true, double, Output<double>>,
+                        launch_a5_shared_tile_form<true, true, float, Output<float>>})},
   };
 }
 

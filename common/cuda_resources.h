@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <utility>
+#include <vector>
 
 #include "common/cuda_check.h"
 
@@ -71,6 +72,17 @@ using DeviceBuffer = CudaBuffer<T, DeviceMemory>;
 // Page-locked host memory (staging for asynchronous copies).
 template <class T>
 using PinnedBuffer = CudaBuffer<T, PinnedHostMemory>;
+
+// A new device buffer holding a copy of `host`, made on `stream` and synchronized, so `host` may
+// go away at once (setup of tests and benchmarks; the scoring path stages through PinnedBuffer).
+template <class T>
+DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {
+  DeviceBuffer<T> d(host.size());
+  MAD_CUDA_CHECK(cudaMemcpyAsync(d.get(), host.data(), host.size() * sizeof(T),
+                                 cudaMemcpyHostToDevice, stream));
+  MAD_CUDA_CHECK(cudaStreamSynchronize(stream));
+  return d;
+}
 
 // Move-only owner of one CUDA or cuFFT handle, released with `Destroy` (Stream, Event, FftPlan).
 // The derived constructor creates the handle into h_ and then sets owned_; a moved-from owner

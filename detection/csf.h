@@ -39,9 +39,7 @@ Image<double> fft_shift(ImageView<const double> unshifted);
 class CsfFilterCpu {
  public:
   CsfFilterCpu(int width, int height);
-  ~CsfFilterCpu();
-  CsfFilterCpu(const CsfFilterCpu&) = delete;
-  CsfFilterCpu& operator=(const CsfFilterCpu&) = delete;
+  ~CsfFilterCpu();  // not copyable: it owns its plans through fft_
 
   int width() const { return fft_->width(); }
   int height() const { return fft_->height(); }

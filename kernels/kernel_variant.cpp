@@ -17,19 +17,19 @@ constexpr EnumName<KernelKind> kKernelKinds[] = {{KernelKind::Gray, "gray"},
                                                  {KernelKind::Nick, "nick"}};
 }  // namespace
 
+KernelKind parse_kernel_kind(const std::string& name) {
+  for (const auto& [kind, kind_name] : kKernelKinds)
+    if (name == kind_name) return kind;
+  throw InvalidArgument("unknown kernel '" + name +
+                        "' (expected one of: " + enum_names_joined(kKernelKinds) + ")");
+}
+
 const char* kernel_kind_name(KernelKind kind) {
   return enum_name(kKernelKinds, kind);
 }
 
 std::vector<KernelKind> all_kernel_kinds() {
   return enum_values(kKernelKinds);
-}
-
-KernelKind parse_kernel_kind(const std::string& name) {
-  for (const auto& [kind, kind_name] : kKernelKinds)
-    if (name == kind_name) return kind;
-  throw InvalidArgument("unknown kernel '" + name +
-                        "' (expected one of: " + enum_names_joined(kKernelKinds) + ")");
 }
 
 const VariantNames& list_variants(KernelKind kind) {

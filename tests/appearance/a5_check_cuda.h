@@ -135,11 +135,7 @@ void check_variant(const VariantRow<A5Launches>& variant,
   cuda::DeviceBuffer<Real> d_out(3 * static_cast<std::size_t>(out_stride) * count);
   gpu_test::poison(d_out.get(), d_out.size(), stream.get());
 
-  A5Input<Real> in;
-  in.data = d_in.get();
-  in.pitch = in_pitch;
-  in.subband_stride = in_stride;
-  in.count = count;
+  const A5Input<Real> in = gpu_test::a5_input(d_in.get(), in_pitch, in_stride, count);
   const A5Output<Real> out =
       a5_output_planes(d_out.get(), out_stride * count, out_pitch, out_stride);
   variant.launch.get<Real>()(in, out, grid, stream.get());

@@ -87,13 +87,8 @@ void check_mean_variant(const VariantRow<A5MeanLaunches>& variant, const Shape& 
   const auto d_in = gpu_test::upload(host, stream.get());
   cuda::DeviceBuffer<Real> d_out(static_cast<std::size_t>(out_stride) * kCount);
   gpu_test::poison(d_out.get(), d_out.size(), stream.get());
-  A5Input<Real> in;
-  in.data = d_in.get();
-  in.complex_modulus = complex_input;
-  in.scale = scale;
-  in.pitch = in_pitch;
-  in.subband_stride = in_stride;
-  in.count = kCount;
+  const A5Input<Real> in =
+      gpu_test::a5_input(d_in.get(), in_pitch, in_stride, kCount, complex_input, scale);
   A5MeanOutput<Real> out;
   out.mean = d_out.get();
   out.pitch = out_pitch;
@@ -182,34 +177,11 @@ TEST(A5MeanVariantsCuda, PaddedPitchAndSubbandGapAreHonoured) {
       }
 }
 
-TEST(A5MeanVariantsCuda, ImagesBelowSixteenLaunchNothing) {
-  MAD_REQUIRE_GPU();
-  const BlockGrid grid(40, 15);
-  ASSERT_EQ(grid.count(), 0u);
-  cuda::Stream stream;
-  cuda::DeviceBuffer<float> d_in(40 * 15);
-  cuda::DeviceBuffer<float> d_out(1);
-  gpu_test::poison(d_out.get(), 1, stream.get());
-  A5Input<float> in;
-  in.data = d_in.get();
-  in.pitch = 40;
-  in.count = 1;
-  A5MeanOutput<float> out;
-  out.mean = d_out.get();
-  out.pitch = 1;
-  for (const VariantRow<A5MeanLaunches>& v : a5_mean_variants().rows())
-    EXPECT_NO_THROW(v.launch.get<float>()(in, out, grid, stream.get())) << v.name;
-  EXPECT_TRUE(std::isnan(gpu_test::download(d_out.get(), 1, stream.get())[0]));
-}
-
 TEST(A5MeanVariantsCuda, NullOutputIsRefused) {
   MAD_REQUIRE_GPU();
   const BlockGrid grid(34, 34);
   cuda::DeviceBuffer<double> d_in(34 * 34);
-  A5Input<double> in;
-  in.data = d_in.get();
-  in.pitch = 34;
-  in.count = 1;
+  const A5Input<double> in = gpu_test::a5_input(d_in.get(), 34, 0, 1);
   A5MeanOutput<double> out;  // mean == nullptr
   out.pitch = grid.cols;
   for (const VariantRow<A5MeanLaunches>& v : a5_mean_variants().rows())

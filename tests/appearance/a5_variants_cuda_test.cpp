@@ -51,25 +51,22 @@ TEST(A5VariantsCuda, RegistryHoldsBothPrecisionsOfEveryVariant) {
   EXPECT_THROW(registry.find("a5-nonexistent"), InvalidArgument);
 }
 
-TEST(A5VariantsCuda, DoubleMatchesCpuOnRandomSubbands) {
+// Double within kDoubleTol and float within kFloatTol (a5_check_cuda.h) of the CPU, on random
+// subbands and on real ones (the parameter).
+class A5VariantsOnSubbands : public ::testing::TestWithParam<bool> {};
+
+TEST_P(A5VariantsOnSubbands, DoubleMatchesCpu) {
   MAD_REQUIRE_GPU();
-  check_all_variants<double>(false);
+  check_all_variants<double>(GetParam());
 }
 
-TEST(A5VariantsCuda, DoubleMatchesCpuOnRealSubbands) {
+TEST_P(A5VariantsOnSubbands, FloatWithinDocumentedBound) {
   MAD_REQUIRE_GPU();
-  check_all_variants<double>(true);
+  check_all_variants<float>(GetParam());
 }
 
-TEST(A5VariantsCuda, FloatWithinDocumentedBoundOnRandomSubbands) {
-  MAD_REQUIRE_GPU();
-  check_all_variants<float>(false);
-}
-
-TEST(A5VariantsCuda, FloatWithinDocumentedBoundOnRealSubbands) {
-  MAD_REQUIRE_GPU();
-  check_all_variants<float>(true);
-}
+INSTANTIATE_TEST_SUITE_P(A5VariantsCuda, A5VariantsOnSubbands, ::testing::Values(false, true),
+                         [](const auto& info) { return info.param ? "Real" : "Random"; });
 
 // Sizes that stress the edge handling of the thesis's forms, whose CTAs cover 4x4 (shared
 // tile) or 16x16 (per thread) blocks: a single block, partial CTAs in both directions, odd and
@@ -129,13 +126,8 @@ void check_complex_input(const Shape& s) {
   for (const VariantRow<A5Launches>& v : a5_variants().rows()) {
     cuda::DeviceBuffer<Real> d_out(3 * blocks * kCount);
     gpu_test::poison(d_out.get(), d_out.size(), stream.get());
-    A5Input<Real> in;
-    in.data = d_in.get();
-    in.complex_modulus = true;
-    in.scale = scale;
-    in.pitch = s.width;
-    in.subband_stride = static_cast<std::ptrdiff_t>(plane);
-    in.count = kCount;
+    const A5Input<Real> in = gpu_test::a5_input(
+        d_in.get(), s.width, static_cast<std::ptrdiff_t>(plane), kCount, true, scale);
     const A5Output<Real> out = a5_output_planes(d_out.get(), blocks * kCount, grid.cols, blocks);
     v.launch.get<Real>()(in, out, grid, stream.get());
     const auto got = gpu_test::download(d_out.get(), d_out.size(), stream.get());
@@ -174,11 +166,8 @@ TEST(A5VariantsCuda, RepeatedLaunchesAreBitIdentical) {
     for (int run = 0; run < 3; ++run) {
       cuda::DeviceBuffer<double> d_out(n);
       gpu_test::poison(d_out.get(), n, stream.get());
-      A5Input<double> in;
-      in.data = d_in.get();
-      in.pitch = s.width;
-      in.subband_stride = static_cast<std::ptrdiff_t>(plane);
-      in.count = static_cast<int>(subbands.size());
+      const A5Input<double> in = gpu_test::a5_input(
+          d_in.get(), s.width, static_cast<std::ptrdiff_t>(plane), static_cast<int>(subbands.size()));
       const A5Output<double> out =
           a5_output_planes(d_out.get(), grid.count() * subbands.size(), grid.cols, grid.count());
       v.launch.get<double>()(in, out, grid, stream.get());
@@ -192,24 +181,31 @@ TEST(A5VariantsCuda, RepeatedLaunchesAreBitIdentical) {
   }
 }
 
-TEST(A5VariantsCuda, ImagesBelowSixteenLaunchNothing) {
-  MAD_REQUIRE_GPU();
-  const BlockGrid grid(15, 40);
+// An image narrower or shorter than one 16x16 block has no blocks: every variant of both
+// registries (all statistics and the mean alone) returns without launching or writing.
+template <class Real>
+void expect_nothing_launched(int width, int height) {
+  const BlockGrid grid(width, height);
   ASSERT_EQ(grid.count(), 0u);
   cuda::Stream stream;
-  cuda::DeviceBuffer<double> d_in(15 * 40);
-  cuda::DeviceBuffer<double> d_out(3);
-  gpu_test::poison(d_out.get(), 3, stream.get());
-  A5Input<double> in;
-  in.data = d_in.get();
-  in.pitch = 15;
-  in.count = 1;
-  A5Output<double> out{d_out.get(), d_out.get() + 1, d_out.get() + 2, 1, 1};
-  for (const VariantRow<A5Launches>& v : a5_variants().rows()) {
-    EXPECT_NO_THROW(v.launch.get<double>()(in, out, grid, stream.get())) << v.name;
-  }
-  const auto got = gpu_test::download(d_out.get(), 3, stream.get());
-  for (double g : got) EXPECT_TRUE(std::isnan(g));
+  cuda::DeviceBuffer<Real> d_in(static_cast<std::size_t>(width) * height), d_out(4);
+  gpu_test::poison(d_out.get(), 4, stream.get());
+  const A5Input<Real> in = gpu_test::a5_input(d_in.get(), width, 0, 1);
+  const A5Output<Real> out{d_out.get(), d_out.get() + 1, d_out.get() + 2, 1, 1};
+  A5MeanOutput<Real> mean;
+  mean.mean = d_out.get() + 3;
+  mean.pitch = 1;
+  for (const VariantRow<A5Launches>& v : a5_variants().rows())
+    EXPECT_NO_THROW(v.launch.get<Real>()(in, out, grid, stream.get())) << v.name;
+  for (const VariantRow<A5MeanLaunches>& v : a5_mean_variants().rows())
+    EXPECT_NO_THROW(v.launch.get<Real>()(in, mean, grid, stream.get())) << v.name;
+  for (Real g : gpu_test::download(d_out.get(), 4, stream.get())) EXPECT_TRUE(std::isnan(g));
+}
+
+TEST(A5VariantsCuda, ImagesBelowSixteenLaunchNothing) {
+  MAD_REQUIRE_GPU();
+  expect_nothing_launched<double>(15, 40);
+  expect_nothing_launched<float>(40, 15);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <random>
 
+#include "appearance/a5_variants_cuda.h"
 #include "common/image.h"
 #include "tests/support/cuda_test_util.h"
 
@@ -16,6 +17,15 @@ using test::download;
 using test::poison;
 using test::real_image;
 using test::upload;
+
+// The A5 input of `count` subbands at `data`, rows `pitch` elements apart and subbands
+// `subband_stride` apart; with `complex_modulus`, interleaved complex samples whose modulus is
+// scaled by `scale`.
+template <class Real>
+A5Input<Real> a5_input(const Real* data, std::ptrdiff_t pitch, std::ptrdiff_t subband_stride,
+                       int count, bool complex_modulus = false, Real scale = 1) {
+  return {data, complex_modulus, scale, pitch, subband_stride, count};
+}
 
 // `img` plus seeded uniform integer noise in [-amplitude, amplitude], clipped to 0..255.
 inline Image<double> add_noise(ImageView<const double> img, std::uint32_t seed, int amplitude) {

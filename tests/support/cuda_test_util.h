@@ -25,21 +25,10 @@ cuda::DeviceBuffer<Real> upload(ImageView<const double> img, cudaStream_t stream
   for (int y = 0; y < img.height; ++y)
     for (int x = 0; x < img.width; ++x)
       host[static_cast<std::size_t>(y) * pitch + x] = static_cast<Real>(img(y, x));
-  cuda::DeviceBuffer<Real> d(host.size());
-  MAD_CUDA_CHECK(cudaMemcpyAsync(d.get(), host.data(), host.size() * sizeof(Real),
-                                 cudaMemcpyHostToDevice, stream));
-  MAD_CUDA_CHECK(cudaStreamSynchronize(stream));
-  return d;
+  return cuda::upload(host, stream);
 }
 
-template <class T>
-cuda::DeviceBuffer<T> upload(const std::vector<T>& host, cudaStream_t stream) {
-  cuda::DeviceBuffer<T> d(host.size());
-  MAD_CUDA_CHECK(cudaMemcpyAsync(d.get(), host.data(), host.size() * sizeof(T),
-                                 cudaMemcpyHostToDevice, stream));
-  MAD_CUDA_CHECK(cudaStreamSynchronize(stream));  // `host` may go away after the return
-  return d;
-}
+using cuda::upload;  // a vector, copied and synchronized (common/cuda_resources.h)
 
 // Copies n elements back; synchronizes the stream (the test's read-back).
 template <class T>

@@ -47,14 +47,6 @@ std::vector<Real> pack(const std::vector<ImageView<const double>>& subbands) {
   return host;
 }
 
-// Enqueues the copy of `host` into a new device buffer on `stream` (`host` must outlive it).
-template <class Real>
-cuda::DeviceBuffer<Real> upload(const std::vector<Real>& host, cudaStream_t stream) {
-  cuda::DeviceBuffer<Real> d(host.size());
-  MAD_CUDA_CHECK(cudaMemcpyAsync(d.get(), host.data(), host.size() * sizeof(Real),
-                                 cudaMemcpyHostToDevice, stream));
-  return d;
-}
 
 // Times each row's launch on (in, out) with CUDA events and returns one Result a row, with
 // its variant, precision, shape, blocks and time filled. Does not synchronize at the end.
@@ -93,7 +85,7 @@ std::vector<A5BenchResult> bench(const std::vector<ImageView<const double>>& sub
 
   cuda::Stream stream;
   const std::vector<Real> host = pack<Real>(subbands);
-  cuda::DeviceBuffer<Real> input = upload(host, stream.get());
+  cuda::DeviceBuffer<Real> input = cuda::upload(host, stream.get());
   cuda::DeviceBuffer<Real> output(3 * count * blocks);
 
   A5Input<Real> in;
@@ -123,7 +115,7 @@ std::vector<A5MeanBenchResult> mean_bench(ImageView<const double> subband,
   const BlockGrid grid(width, height);
   cuda::Stream stream;
   const std::vector<Real> host = pack<Real>({subband});
-  cuda::DeviceBuffer<Real> input = upload(host, stream.get());
+  cuda::DeviceBuffer<Real> input = cuda::upload(host, stream.get());
   cuda::DeviceBuffer<Real> output(std::max<std::size_t>(grid.count(), 1));
   A5Input<Real> in;
   in.data = input.get();

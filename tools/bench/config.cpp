@@ -132,11 +132,8 @@ std::vector<std::string> parse_list(const std::string& list,
 }
 
 void apply_measurement(BenchRow& row, const Measurement& m) {
-  row.warmup = m.warmup;
-  row.runs = m.runs;
-  row.median_ms = m.median_ms;
-  row.min_ms = m.min_ms;
-  row.max_ms = m.max_ms;
+  row.warmup = m.warmup, row.runs = m.runs;
+  row.median_ms = m.median_ms, row.min_ms = m.min_ms, row.max_ms = m.max_ms;
   const ResourceSummary k = summarize_resources(m);
   row.kernels = k.kernels;
   row.block_threads = k.block_threads;
@@ -148,9 +145,7 @@ void apply_measurement(BenchRow& row, const Measurement& m) {
 
 BenchRow cuda_row(BenchRow proto, const std::string& variant, std::string note,
                   const Measurement& m) {
-  proto.backend = "cuda";
-  proto.variant = variant;
-  proto.note = std::move(note);
+  proto.backend = "cuda", proto.variant = variant, proto.note = std::move(note);
   apply_measurement(proto, m);
   return proto;
 }
