@@ -16,24 +16,16 @@
 
 namespace mad::appearance::detail {
 
-__device__ __forceinline__ double mul_rn(double a, double b) {
-  return __dmul_rn(a, b);
-}
-__device__ __forceinline__ float mul_rn(float a, float b) {
-  return __fmul_rn(a, b);
-}
-__device__ __forceinline__ double add_rn(double a, double b) {
-  return __dadd_rn(a, b);
-}
-__device__ __forceinline__ float add_rn(float a, float b) {
-  return __fadd_rn(a, b);
-}
-__device__ __forceinline__ double sub_rn(double a, double b) {
-  return __dsub_rn(a, b);
-}
-__device__ __forceinline__ float sub_rn(float a, float b) {
-  return __fsub_rn(a, b);
-}
+// Each operation rounded once, in both precisions (overloads): these intrinsics are never
+// contracted into an FMA, so the device rounds exactly where the CPU path does.
+#define MAD_A5_ROUNDED_BINARY(name, double_op, float_op)                                 \
+  __device__ __forceinline__ double name(double a, double b) { return double_op(a, b); } \
+  __device__ __forceinline__ float name(float a, float b) { return float_op(a, b); }
+MAD_A5_ROUNDED_BINARY(mul_rn, __dmul_rn, __fmul_rn)
+MAD_A5_ROUNDED_BINARY(add_rn, __dadd_rn, __fadd_rn)
+MAD_A5_ROUNDED_BINARY(sub_rn, __dsub_rn, __fsub_rn)
+#undef MAD_A5_ROUNDED_BINARY
+// a * b + c with one rounding.
 __device__ __forceinline__ double fma_rn(double a, double b, double c) {
   return __fma_rn(a, b, c);
 }

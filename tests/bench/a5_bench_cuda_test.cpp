@@ -10,6 +10,7 @@
 #include "common/block_grid.h"
 #include "common/error.h"
 #include "tests/appearance/a5_check_cuda.h"
+#include "tests/bench/a5_bench_test_util.h"
 #include "tests/support/test_support.h"
 #include "tools/bench/a5_bench.h"
 
@@ -18,12 +19,9 @@ namespace {
 
 TEST(A5BenchCuda, TimesEveryVariant) {
   MAD_REQUIRE_GPU();
-  const auto images = appearance::a5_test::random_subbands(appearance::a5_test::Shape{64, 48}, 5);
-  std::vector<ImageView<const double>> views;
-  for (const auto& img : images) views.push_back(img.cview());
-  A5BenchOptions options;
-  options.warmup_runs = 1;
-  options.timed_runs = 3;
+  const a5_bench_test::Subbands subbands = a5_bench_test::random_subbands(64, 48, 5);
+  const std::vector<ImageView<const double>>& views = subbands.views;
+  A5BenchOptions options = a5_bench_test::quick_options();
   for (bool single : {false, true}) {
     options.single_precision = single;
     const std::vector<A5BenchResult> results = a5_bench(views, options);
@@ -50,9 +48,7 @@ TEST(A5BenchCuda, TimesEveryVariant) {
 TEST(A5BenchCuda, TimesEveryMeanOnlyForm) {
   MAD_REQUIRE_GPU();
   const auto images = appearance::a5_test::random_subbands(appearance::a5_test::Shape{61, 47}, 6);
-  A5BenchOptions options;
-  options.warmup_runs = 1;
-  options.timed_runs = 3;
+  A5BenchOptions options = a5_bench_test::quick_options();
   for (bool single : {false, true}) {
     options.single_precision = single;
     const std::vector<A5MeanBenchResult> results = a5_mean_bench(images[0].cview(), options);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tests/appearance/a5_check_cuda.h"
+#include "tests/bench/a5_bench_test_util.h"
 #include "tests/kernels/kernel_test_util.h"
 #include "tests/support/test_support.h"
 #include "tools/bench/a5_bench.h"
@@ -55,12 +56,9 @@ TEST(KernelResourcesCuda, GrayVariantRowHasItsKernel) {
 
 TEST(KernelResourcesCuda, A5VariantRowHasItsKernel) {
   MAD_REQUIRE_GPU();
-  const auto images = appearance::a5_test::random_subbands(appearance::a5_test::Shape{96, 64}, 7);
-  std::vector<ImageView<const double>> views;
-  for (const auto& img : images) views.push_back(img.cview());
-  A5BenchOptions options;
-  options.warmup_runs = 1;
-  options.timed_runs = 3;
+  const a5_bench_test::Subbands subbands = a5_bench_test::random_subbands(96, 64, 7);
+  const std::vector<ImageView<const double>>& views = subbands.views;
+  A5BenchOptions options = a5_bench_test::quick_options();
   options.variants = {"a5-fast"};
   const std::vector<A5BenchResult> results = a5_bench(views, options);
   ASSERT_EQ(results.size(), 1u);

@@ -134,13 +134,7 @@ std::vector<std::string> parse_list(const std::string& list,
 void apply_measurement(BenchRow& row, const Measurement& m) {
   row.warmup = m.warmup, row.runs = m.runs;
   row.median_ms = m.median_ms, row.min_ms = m.min_ms, row.max_ms = m.max_ms;
-  const ResourceSummary k = summarize_resources(m);
-  row.kernels = k.kernels;
-  row.block_threads = k.block_threads;
-  row.registers = k.registers;
-  row.static_smem_bytes = k.static_smem_bytes;
-  row.dynamic_smem_bytes = k.dynamic_smem_bytes;
-  row.occupancy_pct = k.occupancy_pct;
+  static_cast<ResourceSummary&>(row) = summarize_resources(m);
 }
 
 BenchRow cuda_row(BenchRow proto, const std::string& variant, std::string note,

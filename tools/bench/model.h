@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "tools/bench/measurement.h"
+
 namespace mad::bench {
 
 inline constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
@@ -35,7 +37,11 @@ inline bool present(double v) {
 
 // One timed thing: a GPU variant or a CPU reference of one kernel, on one case, shape and
 // precision.
-struct BenchRow {
+// The resources of the row's kernel come from its base, ResourceSummary (measurement.h; GPU
+// timer rows, missing elsewhere): how many distinct kernel launch configurations one run made,
+// and the shown one's threads per block, registers per thread, shared memory per block and
+// theoretical occupancy (%).
+struct BenchRow : ResourceSummary {
   std::string group;      // "gray", "histogram", "a5", "pipeline", ... (bench_groups())
   std::string case_name;  // what was timed within the group: "random", "w=15", "error", ...
   std::string variant;    // registered variant name; "cpu-1t" / "cpu-all" for the CPU
@@ -71,14 +77,6 @@ struct BenchRow {
   double gops = kMissing;                             // int_ops per second / 1e9
   double bw_share = kMissing, flop_share = kMissing;  // fractions (0.7 = 70 %); flop_share only
                                                       // for op_count "exact"
-  // Resources of the row's kernel (GPU timer rows; missing elsewhere): how many distinct kernel
-  // launch configurations one run made, and the shown one's threads per block, registers per
-  // thread, shared memory per block and theoretical occupancy (%).
-  double kernels = kMissing;
-  double block_threads = kMissing;
-  double registers = kMissing;
-  double static_smem_bytes = kMissing, dynamic_smem_bytes = kMissing;
-  double occupancy_pct = kMissing;
   // Whole-pipeline rows.
   double pairs_per_s = kMissing, device_bytes = kMissing, device_bytes_per_pair = kMissing;
 };
