@@ -151,6 +151,31 @@ if [ -x "$build/bin/mad" ] && "$build/bin/mad" bench --help > /dev/null 2>&1; th
   "$build/bin/mad" bench --summary-from "$out/bench.json" 2>/dev/null | while read -r l; do echo "BENCH: $l"; done
 fi
 
+# Issue 12 goals 2 and 5: the largest frames in both precisions, one pair at a time (upload
+# included) and in batches, with the device memory of a pair; 7680x4320's time per pixel
+# against 1920x1080's (goal: at most 1.5x).
+if [ -x "$build/bin/mad" ] && [ $quick -eq 0 ]; then
+  "$build/bin/mad" bench --kernels pipeline --sizes 1920x1080,7680x4320 --format json \
+    > "$logs/pipeline_large.json" 2>> "$logs/bench.log"
+  note "pipeline 1920x1080 + 7680x4320: rc=$?"
+  python3 - "$logs/pipeline_large.json" <<'PY' | while read -r l; do note "$l"; done
+import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["rows"]
+        if r["backend"] == "cuda" and r["variant"] == "single"]
+per_px = {}
+for r in rows:
+    px = r["width"] * r["height"]
+    per_px[(r["width"], r["precision"])] = r["median_ms"] / px
+    print("GOAL pipeline %dx%d %s, one pair: %.2f ms, device %.0f MiB"
+          % (r["width"], r["height"], r["precision"], r["median_ms"],
+             (r.get("device_bytes") or 0) / 1048576))
+for p in ("double", "float"):
+    if (7680, p) in per_px and (1920, p) in per_px:
+        print("GOAL 7680x4320 %s time per pixel / 1920x1080's: %.2fx (goal <= 1.5x)"
+              % (p, per_px[(7680, p)] / per_px[(1920, p)]))
+PY
+fi
+
 fi  # checks
 
 # The seeds' studies (issue 11): every study at the seed's configuration; the comparisons are

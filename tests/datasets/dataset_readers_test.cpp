@@ -72,14 +72,20 @@ TEST_F(Readers, Tid2008MosOnlyFollowsTheReferenceTypeLevelGrid) {
   EXPECT_NE(d.notes[0].find("2x2x2"), std::string::npos);
 }
 
+// An entry's image names (relative to the dataset folder) and its distortion type.
+void expect_entry(const DatasetEntry& e, const std::string& dist_name, const std::string& ref_name,
+                  const std::string& type) {
+  EXPECT_EQ(e.dist_name, dist_name);
+  EXPECT_EQ(e.ref_name, ref_name);
+  EXPECT_EQ(e.type, type);
+}
+
 TEST_F(Readers, Kadid10k) {
   const Dataset d = read_detected("kadid10k", DatasetKind::Kadid10k);
   ASSERT_EQ(d.entries.size(), 8u);
   EXPECT_TRUE(d.higher_is_better);  // KADID's "dmos" is a mean opinion
-  EXPECT_EQ(d.entries[0].dist_name, "images/I01_01_01.png");
-  EXPECT_EQ(d.entries[0].ref_name, "images/I01.png");
-  EXPECT_EQ(d.entries[0].type, "01 Gaussian blur");
-  EXPECT_EQ(d.entries[3].type, "11 white noise");
+  expect_entry(d.entries[0], "images/I01_01_01.png", "images/I01.png", "01 Gaussian blur");
+  expect_entry(d.entries[3], "images/I01_11_02.png", "images/I01.png", "11 white noise");
   EXPECT_EQ(d.entries[3].level, "2");
   EXPECT_DOUBLE_EQ(d.entries[3].subjective, 3.17);
   EXPECT_EQ(d.entries[3].line, 5);
@@ -90,11 +96,8 @@ TEST_F(Readers, CsiqSheetExportMapsTypesToFoldersAndTags) {
   const Dataset d = read_detected("csiq", DatasetKind::Csiq);
   ASSERT_EQ(d.entries.size(), 8u);
   EXPECT_FALSE(d.higher_is_better);
-  EXPECT_EQ(d.entries[0].dist_name, "dst_imgs/awgn/1600.AWGN.1.png");
-  EXPECT_EQ(d.entries[0].ref_name, "src_imgs/1600.png");
-  EXPECT_EQ(d.entries[0].type, "awgn");
-  EXPECT_EQ(d.entries[3].dist_name, "dst_imgs/blur/1600.BLUR.2.png");
-  EXPECT_EQ(d.entries[3].type, "blur");
+  expect_entry(d.entries[0], "dst_imgs/awgn/1600.AWGN.1.png", "src_imgs/1600.png", "awgn");
+  expect_entry(d.entries[3], "dst_imgs/blur/1600.BLUR.2.png", "src_imgs/1600.png", "blur");
   EXPECT_DOUBLE_EQ(d.entries[3].subjective, 0.183);
   EXPECT_EQ(d.entries[4].ref_name, "src_imgs/cactus.png");
   EXPECT_TRUE(find_missing_images(d).empty());
