@@ -18,6 +18,8 @@ namespace mad::appearance::detail {
 
 // Each operation rounded once, in both precisions (overloads): these intrinsics are never
 // contracted into an FMA, so the device rounds exactly where the CPU path does.
+// (One overload pair a line: clang-format would unfold the macro into six.)
+// clang-format off
 #define MAD_A5_ROUNDED_BINARY(name, double_op, float_op)                                 \
   __device__ __forceinline__ double name(double a, double b) { return double_op(a, b); } \
   __device__ __forceinline__ float name(float a, float b) { return float_op(a, b); }
@@ -25,6 +27,7 @@ MAD_A5_ROUNDED_BINARY(mul_rn, __dmul_rn, __fmul_rn)
 MAD_A5_ROUNDED_BINARY(add_rn, __dadd_rn, __fadd_rn)
 MAD_A5_ROUNDED_BINARY(sub_rn, __dsub_rn, __fsub_rn)
 #undef MAD_A5_ROUNDED_BINARY
+// clang-format on
 // a * b + c with one rounding.
 __device__ __forceinline__ double fma_rn(double a, double b, double c) {
   return __fma_rn(a, b, c);
@@ -196,12 +199,11 @@ template <class Real, class Output, class KernelFor>
 void launch_a5_image_kernel(const A5Input<Real>& in, const Output& out, const BlockGrid& grid,
                             cudaStream_t stream, const char* who, int cta_blocks_x,
                             int cta_blocks_y, dim3 threads, KernelFor&& kernel_for) {
-  launch_a5_variant(in, out, grid, who, cta_blocks_x, cta_blocks_y,
-                    [&](auto samples, dim3 cta_grid) {
-                      cuda::launch_kernel(kernel_for(samples), cta_grid, threads, 0, stream, in,
-                                          out, grid.rows, grid.cols, grid.image_height,
-                                          grid.image_width);
-                    });
+  launch_a5_variant(
+      in, out, grid, who, cta_blocks_x, cta_blocks_y, [&](auto samples, dim3 cta_grid) {
+        cuda::launch_kernel(kernel_for(samples), cta_grid, threads, 0, stream, in, out, grid.rows,
+                            grid.cols, grid.image_height, grid.image_width);
+      });
 }
 
 // The thesis's orientation (Appendices B and C): threadIdx.x and blockIdx.x walk block ROWS,
@@ -226,29 +228,29 @@ void launch_a5_thesis_variant(const A5Input<Real>& in, const Output& out, const 
 // MAD_A5_INSTANTIATE_STATS: both precisions, all statistics (a5_variants() only).
 // MAD_A5_INSTANTIATE_STATS_AND_MEAN: both precisions of both outputs (all statistics for
 // a5_variants(), the mean alone for a5_mean_variants()). Use in namespace mad::appearance.
-#define MAD_A5_LAUNCH_INSTANCE(fn, Real, Output, ...)                                            \
-  template void fn<__VA_ARGS__ Real, Output>(const A5Input<Real>&, const Output&, const BlockGrid&, \
-                                              cudaStream_t)
-#define MAD_A5_INSTANTIATE_STATS(fn)                    \
+#define MAD_A5_LAUNCH_INSTANCE(fn, Real, Output, ...)                             \
+  template void fn<__VA_ARGS__ Real, Output>(const A5Input<Real>&, const Output&, \
+                                             const BlockGrid&, cudaStream_t)
+#define MAD_A5_INSTANTIATE_STATS(fn)                                                          \
   template void fn<double>(const A5Input<double>&, const A5Output<double>&, const BlockGrid&, \
-                           cudaStream_t);                                                 \
-  template void fn<float>(const A5Input<float>&, const A5Output<float>&, const BlockGrid&,   \
+                           cudaStream_t);                                                     \
+  template void fn<float>(const A5Input<float>&, const A5Output<float>&, const BlockGrid&,    \
                           cudaStream_t)
-#define MAD_A5_INSTANTIATE_STATS_AND_MEAN(fn, ...)                          \
-  MAD_A5_LAUNCH_INSTANCE(fn, double, A5Output<double>, __VA_ARGS__);         \
-  MAD_A5_LAUNCH_INSTANCE(fn, float, A5Output<float>, __VA_ARGS__);           \
-  MAD_A5_LAUNCH_INSTANCE(fn, double, A5MeanOutput<double>, __VA_ARGS__);     \
+#define MAD_A5_INSTANTIATE_STATS_AND_MEAN(fn, ...)                       \
+  MAD_A5_LAUNCH_INSTANCE(fn, double, A5Output<double>, __VA_ARGS__);     \
+  MAD_A5_LAUNCH_INSTANCE(fn, float, A5Output<float>, __VA_ARGS__);       \
+  MAD_A5_LAUNCH_INSTANCE(fn, double, A5MeanOutput<double>, __VA_ARGS__); \
   MAD_A5_LAUNCH_INSTANCE(fn, float, A5MeanOutput<float>, __VA_ARGS__)
 
 // Defines and instantiates (both precisions, all statistics) one of our variants' launch,
 // launch_name<Real>(in, out, grid, stream), for a kernel template kernel<Real, Samples> taking
 // (in, out, rows, cols, image_height, image_width) on CTAs of `threads` that cover
 // blocks_x x blocks_y blocks (detail::launch_a5_image_kernel). `who` names it in errors.
-#define MAD_A5_IMAGE_KERNEL_LAUNCH(launch_name, who, kernel, blocks_x, blocks_y, threads)         \
-  template <class Real>                                                                          \
-  void launch_name(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid,    \
-                   cudaStream_t stream) {                                                        \
-    detail::launch_a5_image_kernel(in, out, grid, stream, who, blocks_x, blocks_y, threads,      \
-                                   [](auto s) { return kernel<Real, decltype(s)>; });            \
-  }                                                                                              \
+#define MAD_A5_IMAGE_KERNEL_LAUNCH(launch_name, who, kernel, blocks_x, blocks_y, threads)     \
+  template <class Real>                                                                       \
+  void launch_name(const A5Input<Real>& in, const A5Output<Real>& out, const BlockGrid& grid, \
+                   cudaStream_t stream) {                                                     \
+    detail::launch_a5_image_kernel(in, out, grid, stream, who, blocks_x, blocks_y, threads,   \
+                                   [](auto s) { return kernel<Real, decltype(s)>; });         \
+  }                                                                                           \
   MAD_A5_INSTANTIATE_STATS(launch_name)

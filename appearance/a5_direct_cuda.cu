@@ -130,7 +130,7 @@ __global__ void __launch_bounds__(kThreadsX* kThreadsY)
 
 }  // namespace
 
-MAD_A5_IMAGE_KERNEL_LAUNCH(launch_a5_direct, "a5-direct", a5_direct_kernel, kCtaBlocksX, kCtaBlocksY,
-                           dim3(kThreadsX, kThreadsY));
+MAD_A5_IMAGE_KERNEL_LAUNCH(launch_a5_direct, "a5-direct", a5_direct_kernel, kCtaBlocksX,
+                           kCtaBlocksY, dim3(kThreadsX, kThreadsY));
 
 }  // namespace mad::appearance

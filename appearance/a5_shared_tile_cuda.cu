@@ -23,15 +23,16 @@ constexpr const char* shared_tile_form_name(bool column_row, bool unrolled) {
 template <bool kColumnRow, bool kUnrolled, class Real, class Output>
 void launch_a5_shared_tile_form(const A5Input<Real>& in, const Output& out, const BlockGrid& grid,
                                 cudaStream_t stream) {
-  using Policy = detail::TilePolicy<
-      kColumnRow ? detail::TileLayout::kColumnRow : detail::TileLayout::kRowColumn,
-      kUnrolled ? detail::TileLoop::kUnrolled : detail::TileLoop::kNested>;
+  using Policy =
+      detail::TilePolicy<kColumnRow ? detail::TileLayout::kColumnRow
+                                    : detail::TileLayout::kRowColumn,
+                         kUnrolled ? detail::TileLoop::kUnrolled : detail::TileLoop::kNested>;
   detail::launch_a5_shared_tile<Policy>(in, out, grid, stream,
                                         shared_tile_form_name(kColumnRow, kUnrolled));
 }
 
-MAD_A5_INSTANTIATE_STATS_AND_MEAN(launch_a5_shared_tile_form, false, false,);
-MAD_A5_INSTANTIATE_STATS_AND_MEAN(launch_a5_shared_tile_form, false, true,);
-MAD_A5_INSTANTIATE_STATS_AND_MEAN(launch_a5_shared_tile_form, true, true,);
+MAD_A5_INSTANTIATE_STATS_AND_MEAN(launch_a5_shared_tile_form, false, false, );
+MAD_A5_INSTANTIATE_STATS_AND_MEAN(launch_a5_shared_tile_form, false, true, );
+MAD_A5_INSTANTIATE_STATS_AND_MEAN(launch_a5_shared_tile_form, true, true, );
 
 }  // namespace mad::appearance

@@ -35,7 +35,8 @@ std::vector<E> enum_values(const EnumName<E> (&table)[N]) {
 template <class E, std::size_t N>
 std::string enum_names_joined(const EnumName<E> (&table)[N]) {
   std::string joined;
-  for (const auto& entry : table) joined += (joined.empty() ? "" : ", ") + std::string(entry.second);
+  for (const auto& entry : table)
+    joined += (joined.empty() ? "" : ", ") + std::string(entry.second);
   return joined;
 }
 

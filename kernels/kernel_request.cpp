@@ -244,9 +244,8 @@ KernelOutcome run_single(const KernelRequest& request, const RawImage8& image) {
       const RawImage8 opaque = drop_alpha(image);
       if (opaque.channels != image.channels) out.notes.push_back(kNoteAlphaIgnored);
       const ImageView<const std::uint8_t> in = samples_view(opaque);
-      const Image<std::uint8_t> s = cuda
-                                        ? smooth_cuda(in, opaque.channels, options, request.border)
-                                        : smooth_cpu(in, opaque.channels, request.border);
+      const Image<std::uint8_t> s = cuda ? smooth_cuda(in, opaque.channels, options, request.border)
+                                         : smooth_cpu(in, opaque.channels, request.border);
       out.image = to_raw(s.cview(), opaque.channels);
       break;
     }

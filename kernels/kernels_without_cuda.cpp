@@ -26,8 +26,8 @@ Histogram gray_histogram_cuda(const RgbView8&, GrayWeighting, ImageView<std::uin
 Histogram histogram_cuda(ImageView<const std::uint8_t>, const CudaRunOptions&) {
   throw_no_cuda_backend("histogram");
 }
-void smooth_cuda(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>,
-                 const CudaRunOptions&, SmoothBorder) {
+void smooth_cuda(ImageView<const std::uint8_t>, int, ImageView<std::uint8_t>, const CudaRunOptions&,
+                 SmoothBorder) {
   throw_no_cuda_backend("smooth");
 }
 Image<std::uint8_t> smooth_cuda(ImageView<const std::uint8_t>, int, const CudaRunOptions&,

@@ -31,8 +31,7 @@ void validate_smooth_output(ImageView<const std::uint8_t> src, int channels,
 namespace {
 
 // The Clip rule: taps outside the image are dropped and W is summed tap by tap.
-void smooth_clip_cpu(ImageView<const std::uint8_t> src, int channels,
-                     ImageView<std::uint8_t> dst) {
+void smooth_clip_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst) {
   const int width = src.width / channels, height = src.height;
   parallel_for(height, [&](int y) {
     const int dy0 = std::max(-kSmoothRadius, -y), dy1 = std::min(kSmoothRadius, height - 1 - y);
@@ -54,8 +53,7 @@ void smooth_clip_cpu(ImageView<const std::uint8_t> src, int channels,
 
 // The Wrap rule, the torus: every tap is inside after the modulo, so all 25 weights count
 // (W = 35).
-void smooth_wrap_cpu(ImageView<const std::uint8_t> src, int channels,
-                     ImageView<std::uint8_t> dst) {
+void smooth_wrap_cpu(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst) {
   const int width = src.width / channels, height = src.height;
   parallel_for(height, [&](int y) {
     for (int x = 0; x < width; ++x)

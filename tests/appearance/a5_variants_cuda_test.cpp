@@ -166,8 +166,9 @@ TEST(A5VariantsCuda, RepeatedLaunchesAreBitIdentical) {
     for (int run = 0; run < 3; ++run) {
       cuda::DeviceBuffer<double> d_out(n);
       gpu_test::poison(d_out.get(), n, stream.get());
-      const A5Input<double> in = gpu_test::a5_input(
-          d_in.get(), s.width, static_cast<std::ptrdiff_t>(plane), static_cast<int>(subbands.size()));
+      const A5Input<double> in =
+          gpu_test::a5_input(d_in.get(), s.width, static_cast<std::ptrdiff_t>(plane),
+                             static_cast<int>(subbands.size()));
       const A5Output<double> out =
           a5_output_planes(d_out.get(), grid.count() * subbands.size(), grid.cols, grid.count());
       v.launch.get<double>()(in, out, grid, stream.get());

@@ -58,7 +58,9 @@ TEST_P(SmoothBorderCuda, EveryVariantMatchesCpuExactly) {
 
 INSTANTIATE_TEST_SUITE_P(Borders, SmoothBorderCuda,
                          ::testing::Values(SmoothBorder::Clip, SmoothBorder::Wrap),
-                         [](const auto& info) { return std::string(smooth_border_name(info.param)); });
+                         [](const auto& info) {
+                           return std::string(smooth_border_name(info.param));
+                         });
 
 // Sizes that stress the strip and halo logic of the word-per-lane variants (`strip`): widths
 // around a 32-bit word and a warp's 128 samples, heights around the 32-row strip and below the
@@ -75,8 +77,8 @@ TEST(SmoothCuda, EveryVariantOnAwkwardStripSizes) {
   for (const test::Size s : sizes)
     for (int channels = 1; channels <= 4; ++channels) {
       const int row = s.width * channels;
-      for (std::ptrdiff_t pitch : {std::ptrdiff_t(row), std::ptrdiff_t((row + 3) / 4 * 4 + 8),
-                                   std::ptrdiff_t(row + 13)}) {
+      for (std::ptrdiff_t pitch :
+           {std::ptrdiff_t(row), std::ptrdiff_t((row + 3) / 4 * 4 + 8), std::ptrdiff_t(row + 13)}) {
         const Image<std::uint8_t> img = test::random_bytes(row, s.height, seed++, pitch);
         const Image<std::uint8_t> expected = smooth_cpu(img.cview(), channels);
         for (const VariantInfo& v : smooth_variants().infos()) {
