@@ -98,7 +98,7 @@ TEST(KernelRequest, VariantListing) {
     }
   }
   EXPECT_EQ(list_variants(KernelKind::Nick).infos().size(),
-            7u);  // methods 1-3 x 2 block shapes + integral
+            8u);  // methods 1-3 x 2 block shapes + integral + sliding_columns
   if (!gpu_backend_compiled()) EXPECT_NE(listing.find("no CUDA backend"), std::string::npos);
 }
 
