@@ -1,6 +1,20 @@
 // Nick variant `sliding_columns`: one pass over the image, O(1) work per pixel whatever the
 // window (2..101), no scratch.
 //
+// Floor and goal. The image is read once and the mask written once: 2 x 64 MiB at 8192x8192,
+// ~45 us at the H100's ~2990 GB/s copy bandwidth; the goal (issue 12) is 70% of that, flat in w.
+// Measured (H100, mad bench, 8192x8192): w = 3 0.410 ms = 10.9%, w = 15 0.443 ms = 10.1%,
+// w = 101 0.581 ms = 7.7% of the copy bandwidth; 80 registers (a little spilling under the
+// 12-CTA bound), 37.5% theoretical occupancy. Before tuning (128-row strips, no bound: 128-137
+// registers, 18.75-25%, and only 576 two-warp CTAs for 132 SMs): 0.80-0.82 / 0.79-0.82 /
+// 0.92-0.97 ms = 5.5% / 5.5-5.7% / 4.6-4.9%. Sweeps at 8192x8192: strips of 8, 16, 24, 32, 64,
+// 128 rows (16 best overall; 8 about 3% faster at w <= 15 but 16% slower at 101) and
+// __launch_bounds__ 1, 12, 16 CTAs per SM (16: 64 registers, more spilling, slower). Far from the
+// goal: per row the CTA runs a 2-barrier prefix scan over 1024 columns and ~15 float operations per
+// pixel for the decision, and the strip start re-sums w - 1 rows per 16 outputs; reaching the copy
+// bandwidth needs a different shape (more outputs per barrier, the prefix done in registers), not
+// tuning of this one.
+//
 // Shape. A CTA of 64 threads owns a column tile of `tile_w` outputs (a multiple of 16) and a
 // strip of kStripRows rows. Each thread owns 16 adjacent columns of the tile's span (the tile
 // plus its left/right halo: kSpan = 1024 columns, the span starting 16-aligned `lead` >= before
@@ -40,7 +54,10 @@ constexpr int kThreads = 64;  // two warps
 constexpr int kWarps = kThreads / 32;
 constexpr int kCols = 16;  // columns per thread: one uint4 of each row
 constexpr int kSpan = kThreads * kCols;
-constexpr int kStripRows = 128;
+// 16-row strips and at least 12 CTAs per SM (80 registers, a little spilling): measured fastest
+// at 8192x8192 against 8, 24, 32 and 128 rows and 1 or 16 CTAs per SM (see the banner).
+constexpr int kStripRows = 16;
+constexpr int kMinBlocks = 12;
 constexpr int kMaxGridY = 65535;
 constexpr float kMargin = 1.0f / 64;
 
@@ -108,9 +125,10 @@ __device__ __forceinline__ unsigned decide(unsigned p, unsigned sum, unsigned su
 }
 
 template <bool kInterior>
-__device__ __forceinline__ uint4 decide_chunk(const uint2* P, int a0, int window, const uint4& centre,
-                                              int x0, int rows, const SlidingArgs& g, int width,
-                                              float inv_full, float k2inv_full) {
+__device__ __forceinline__ uint4 decide_chunk(const uint2* P, int a0, int window,
+                                              const uint4& centre, int x0, int rows,
+                                              const SlidingArgs& g, int width, float inv_full,
+                                              float k2inv_full) {
   unsigned out[4] = {0, 0, 0, 0};
 #pragma unroll
   for (int j = 0; j < kCols; ++j) {
@@ -119,8 +137,7 @@ __device__ __forceinline__ uint4 decide_chunk(const uint2* P, int a0, int window
     const unsigned p = (word_of(centre, j / 4) >> (8 * (j % 4))) & 0xFFu;
     unsigned r;
     if (kInterior) {
-      r = decide(p, sum, sum_sq, static_cast<unsigned>(window * window), inv_full, k2inv_full,
-                 g.k);
+      r = decide(p, sum, sum_sq, static_cast<unsigned>(window * window), inv_full, k2inv_full, g.k);
     } else {
       const int x = x0 + j;
       const int cols = min(width - 1, x + g.after) - max(0, x - g.before) + 1;
@@ -133,7 +150,7 @@ __device__ __forceinline__ uint4 decide_chunk(const uint2* P, int a0, int window
   return make_uint4(out[0], out[1], out[2], out[3]);
 }
 
-__global__ void __launch_bounds__(kThreads)
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
     nick_sliding_kernel(ImageView<const std::uint8_t> src, SlidingArgs g,
                         ImageView<std::uint8_t> mask) {
   __shared__ uint2 prefix[2][kSlots];
@@ -232,7 +249,7 @@ bool rows_16_aligned(const void* data, std::ptrdiff_t pitch) {
 
 }  // namespace
 
-// Registered in kernels/nick_variants.cpp; needs no scratch.
+// Registered in kernels/variant_tables.cpp; needs no scratch.
 void launch_sliding(ImageView<const std::uint8_t> src, const NickParams& params,
                     ImageView<std::uint8_t> mask, DeviceScratch, cudaStream_t s) {
   check_launch(src, params, mask);
@@ -250,7 +267,8 @@ void launch_sliding(ImageView<const std::uint8_t> src, const NickParams& params,
   g.mask_vec = rows_16_aligned(mask.data, mask.pitch);
   g.k = params.k;
   g.k2 = static_cast<float>(params.k * params.k);
-  const dim3 grid(static_cast<unsigned>(tiles), static_cast<unsigned>(std::min(g.strips, kMaxGridY)));
+  const dim3 grid(static_cast<unsigned>(tiles),
+                  static_cast<unsigned>(std::min(g.strips, kMaxGridY)));
   cuda::launch_kernel(nick_sliding_kernel, grid, dim3(kThreads), 0, s, src, g, mask);
   MAD_CUDA_CHECK_LAUNCH();
 }

@@ -307,9 +307,10 @@ const VariantRegistry<SmoothLaunch>& smooth_variants() {
            "32x8 CTAs, one thread per output pixel, one channel at a time, 36x33-word tile",
            MAD_CUDA_LAUNCH(launch_tile_bank<33>)},
           {"strip",
-           "separable box5+box3+box1 sums, 32-bit words per lane, warp-shuffle halo, vertical "
-           "sliding window in registers (issue 12)",
-           "128-thread CTAs (4 warps along x, 512 samples), each lane 4 samples x 32 rows",
+           "separable box5+box3+box1 sums on packed 16-bit pairs, 8 samples per lane (32-bit "
+           "words when rows are not 16-byte aligned), warp-shuffle halo, vertical sliding window "
+           "in registers (issue 12)",
+           "128-thread CTAs (4 warps along x, 1024 samples), each lane 8 samples x 16 rows",
            MAD_CUDA_LAUNCH(launch_strip)},
       },
       "tile");
@@ -385,10 +386,10 @@ const VariantRegistry<NickLaunch>& nick_variants() {
            "with a thread per pixel (threshold)",
            MAD_CUDA_LAUNCH(launch_integral)},
           {"sliding_columns",
-           "one pass, O(1) per pixel: per-column sliding sums of p and p^2 down 128-row strips, "
+           "one pass, O(1) per pixel: per-column sliding sums of p and p^2 down 16-row strips, "
            "window sums as row-prefix differences in shared memory, float pre-decision",
-           "64-thread CTAs, 16 columns per thread (uint4 rows), a ~900-column tile x 128-row "
-           "strip per CTA",
+           "64-thread CTAs (at least 12 per SM), 16 columns per thread (uint4 rows), a "
+           "~900-column tile x 16-row strip per CTA",
            MAD_CUDA_LAUNCH(launch_sliding)},
       },
       "integral");

@@ -54,9 +54,9 @@ BenchRun run_bench(const std::string& args) {
   return r;
 }
 
-const std::vector<std::string> kGroups = {
-    "gray", "darken", "histogram", "smooth",     "nick",    "detection", "a5",
-    "csf",  "fft",    "log_gabor", "appearance", "combine", "pipeline"};
+const std::vector<std::string> kGroups = {"gray",      "darken",     "histogram", "smooth",  "nick",
+                                          "convolve",  "detection",  "a5",        "csf",     "fft",
+                                          "log_gabor", "appearance", "combine",   "pipeline"};
 const std::vector<std::string> kRowFields = {"group",
                                              "case",
                                              "variant",
@@ -142,7 +142,7 @@ TEST(BenchCli, QuickJsonHasEveryGroupAndField) {
   if (test::gpu_available()) {
     EXPECT_TRUE(j["device"]["gpu"].get<bool>());
     for (const char* g :
-         {"gray", "histogram", "smooth", "nick", "detection", "a5", "fft", "pipeline"})
+         {"gray", "histogram", "smooth", "nick", "convolve", "detection", "a5", "fft", "pipeline"})
       EXPECT_TRUE(gpu_groups.count(g)) << "no GPU row in " << g;
   } else {
     EXPECT_TRUE(gpu_groups.empty());

@@ -86,7 +86,7 @@ TEST(NickCuda, SeedPlacementMatchesCpuExactly) {
       }
 }
 
-// Shapes that stress the strip and tile logic of the one-pass variants (sliding_columns: 128-row
+// Shapes that stress the strip and tile logic of the one-pass variants (sliding_columns: 16-row
 // strips, ~900-column tiles, 16 columns per thread): heights below, at and just above a strip or a
 // window, widths 2..3 and around a tile or a 16-column chunk, prime sizes, w = 2 and the largest
 // legal window, both placements, and a padded (unaligned) pitch beside the tight one.

@@ -73,6 +73,10 @@ TEST(SmoothCuda, EveryVariantOnAwkwardStripSizes) {
     for (int h : {1, 2, 3, 4, 5, 6, 7, 33, 65}) sizes.push_back({w, h});
   sizes.push_back({1000, 3});
   sizes.push_back({3, 1000});
+  // strip's wide form: a tight pitch of 4096 x channels is 16-byte aligned, and 4096 samples
+  // give interior CTAs (1024 samples each, halo inside the row) the unchecked fast path at every
+  // channel count; 35 rows = two 16-row strips and a partial one.
+  sizes.push_back({4096, 35});
   std::uint32_t seed = test::announce_seed("SmoothCuda.EveryVariantOnAwkwardStripSizes", 5001);
   for (const test::Size s : sizes)
     for (int channels = 1; channels <= 4; ++channels) {

@@ -12,6 +12,11 @@ KernelTiming bench_convolve(ImageView<const float>, const kernels::ConvolveFilte
   throw GpuError("bench convolve: this build has no CUDA backend (use --backend cpu)");
 }
 
+KernelTiming bench_convolve(ImageView<const std::uint8_t>, const kernels::ConvolveFilter&,
+                            const std::string&, kernels::BlockShape, const KernelBenchOptions&) {
+  throw GpuError("bench convolve: this build has no CUDA backend (use --backend cpu)");
+}
+
 }  // namespace mad::bench
 
 #endif  // MAD_HAVE_CUDA

@@ -1,5 +1,6 @@
 // Device timing of the convolution variants (tools/bench/convolve_bench.h).
 #include <algorithm>
+#include <type_traits>
 #include <vector>
 
 #include "common/cuda_check.h"
@@ -10,11 +11,15 @@
 
 namespace mad::bench {
 
-KernelTiming bench_convolve(ImageView<const float> src, const kernels::ConvolveFilter& filter,
-                            const std::string& variant, kernels::BlockShape block,
-                            const KernelBenchOptions& options) {
-  kernels::validate_convolve_filter(filter, false);
-  kernels::validate_block_shape(block, false, filter.size, sizeof(float));
+namespace {
+
+template <class T>
+KernelTiming bench_convolve_typed(ImageView<const T> src, const kernels::ConvolveFilter& filter,
+                                  const std::string& variant, kernels::BlockShape block,
+                                  const KernelBenchOptions& options) {
+  constexpr bool kBytes = std::is_same_v<T, std::uint8_t>;
+  kernels::validate_convolve_filter(filter, kBytes);
+  kernels::validate_block_shape(block, false, filter.size, sizeof(T));
   if (src.empty()) throw InputError("bench convolve: the image is empty");
   if (options.repeats < 1 || options.warmup < 0 || options.max_copies < 1)
     throw InvalidArgument("bench: repeats must be >= 1, warmup >= 0 and max_copies >= 1");
@@ -26,18 +31,19 @@ KernelTiming bench_convolve(ImageView<const float> src, const kernels::ConvolveF
   t.width = src.width;
   t.height = src.height;
   t.channels = 1;
-  t.bytes_read = t.bytes_written = static_cast<std::uint64_t>(src.width) * src.height * 4;
+  t.bytes_read = t.bytes_written = static_cast<std::uint64_t>(src.width) * src.height * sizeof(T);
   const std::size_t target = options.rotate_bytes ? options.rotate_bytes : 2 * l2_cache_bytes();
   const std::size_t per_copy = 2 * t.bytes_read;  // input and output
-  t.copies = static_cast<int>(std::clamp<std::size_t>((target + per_copy - 1) / per_copy, 1,
-                                                      options.max_copies));
+  t.copies = static_cast<int>(
+      std::clamp<std::size_t>((target + per_copy - 1) / per_copy, 1, options.max_copies));
   cuda::Stream stream;
   const kernels::DeviceConvolveFilter f =
-      kernels::upload_convolve_filter(filter, false, stream.get());
+      kernels::upload_convolve_filter(filter, kBytes, stream.get());
   std::vector<kernels::DeviceImage8> in, out;
   for (int i = 0; i < t.copies; ++i) {
     in.push_back(kernels::upload_image8(kernels::as_bytes(src), stream.get()));
-    out.push_back(kernels::make_device_image8(src.width * 4, src.height, src.pitch * 4));
+    out.push_back(kernels::make_device_image8(src.width * static_cast<int>(sizeof(T)), src.height,
+                                              src.pitch * sizeof(T)));
   }
   GpuTimerOptions o;
   o.warmup = options.warmup;
@@ -45,11 +51,29 @@ KernelTiming bench_convolve(ImageView<const float> src, const kernels::ConvolveF
   o.back_to_back = true;
   t.time = time_gpu(stream.get(), o, [&](int i) {
     const int c = i % t.copies;
-    row.launch.f32(kernels::from_bytes<const float>(
-                       ImageView<const std::uint8_t>(in[c].view)),
-                   kernels::from_bytes<float>(out[c].view), f.ref, block, stream.get());
+    const ImageView<const T> in_view =
+        kernels::from_bytes<const T>(ImageView<const std::uint8_t>(in[c].view));
+    const ImageView<T> out_view = kernels::from_bytes<T>(out[c].view);
+    if constexpr (kBytes)
+      row.launch.u8(in_view, out_view, f.ref, block, stream.get());
+    else
+      row.launch.f32(in_view, out_view, f.ref, block, stream.get());
   });
   return t;
+}
+
+}  // namespace
+
+KernelTiming bench_convolve(ImageView<const float> src, const kernels::ConvolveFilter& filter,
+                            const std::string& variant, kernels::BlockShape block,
+                            const KernelBenchOptions& options) {
+  return bench_convolve_typed(src, filter, variant, block, options);
+}
+
+KernelTiming bench_convolve(ImageView<const std::uint8_t> src,
+                            const kernels::ConvolveFilter& filter, const std::string& variant,
+                            kernels::BlockShape block, const KernelBenchOptions& options) {
+  return bench_convolve_typed(src, filter, variant, block, options);
 }
 
 }  // namespace mad::bench

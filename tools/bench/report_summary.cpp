@@ -123,6 +123,31 @@ std::string bandwidth_lines(const BenchReport& r) {
   return s;
 }
 
+// The general NxN convolution (group convolve): per element type and filter side, the best
+// variant's share of the copy bandwidth at the largest size measured. The goal (>= 70%) holds
+// where the convolution is memory-bound; large N is bound by its N^2 taps (see
+// kernels/convolve_regblock_cuda.cu).
+std::string convolve_line(const BenchReport& r) {
+  int w = 8192, h = 8192;
+  const Pred pre = [](const BenchRow& x) { return x.backend == "cuda" && x.group == "convolve"; };
+  if (!largest_size(r, pre, w, h)) return "convolve copy-bandwidth share: n/a (no GPU rows)";
+  std::string s = "convolve copy-bandwidth share at " + format_size(w, h) +
+                  " (goal >= 70% where memory-bound), best variant:";
+  for (const char* precision : {"u8", "float"}) {
+    s += std::string(" ") + precision;
+    for (const int n_taps : {3, 5, 9, 17}) {
+      const std::string case_name = "N=" + std::to_string(n_taps) + " " + precision;
+      const BenchRow* best = fastest(r, [&](const BenchRow& x) {
+        return pre(x) && x.precision == precision && x.case_name == case_name && x.width == w &&
+               x.height == h;
+      });
+      s += " N=" + std::to_string(n_taps) + " " +
+           (best ? pct(best->bw_share) + " (" + best->variant + ")" : "n/a") + ";";
+    }
+  }
+  return s;
+}
+
 std::string histogram_line(const BenchReport& r) {
   int w = 0, h = 0;
   if (!largest_size(r, gpu_in("histogram"), w, h))
@@ -273,6 +298,7 @@ std::vector<std::string> goal_summary(const BenchReport& r) {
   if (distinct) mem += " 512x384 float batch total " + mib(distinct->device_bytes);
   lines.push_back(mem);
   lines.push_back(bandwidth_lines(r));
+  lines.push_back(convolve_line(r));
   lines.push_back(histogram_line(r));
   lines.push_back(nick_line(r));
   lines.push_back(pyiqa_line(r));

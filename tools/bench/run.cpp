@@ -20,6 +20,8 @@ void run_group(BenchContext& ctx, const std::string& group) {
     run_smooth_group(ctx);
   else if (group == "nick")
     run_nick_group(ctx);
+  else if (group == "convolve")
+    run_convolve_group(ctx);
   else if (group == "detection")
     run_detection_group(ctx);
   else if (group == "a5")

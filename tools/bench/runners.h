@@ -29,8 +29,8 @@ namespace mad::bench {
 // Every group, in the order they run and are reported.
 inline const std::vector<std::string>& bench_groups() {
   static const std::vector<std::string> groups = {
-      "gray", "darken", "histogram", "smooth",     "nick",    "detection", "a5",
-      "csf",  "fft",    "log_gabor", "appearance", "combine", "pipeline"};
+      "gray", "darken", "histogram", "smooth",    "nick",       "convolve", "detection",
+      "a5",   "csf",    "fft",       "log_gabor", "appearance", "combine",  "pipeline"};
   return groups;
 }
 
@@ -148,6 +148,7 @@ void run_gray_group(BenchContext& ctx, bool darken);
 void run_histogram_group(BenchContext& ctx);
 void run_smooth_group(BenchContext& ctx);
 void run_nick_group(BenchContext& ctx);
+void run_convolve_group(BenchContext& ctx);  // group_convolve.cpp
 void run_detection_group(BenchContext& ctx);
 void run_a5_group(BenchContext& ctx);
 void run_spectral_group(BenchContext& ctx, const std::string& group);  // csf, fft, log_gabor
