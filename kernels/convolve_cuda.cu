@@ -17,6 +17,7 @@
 
 #include "common/cuda_check.h"
 #include "common/kernel_launch.cuh"
+#include "kernels/convolve_tile.cuh"
 #include "kernels/convolve_cuda.h"
 #include "kernels/device_image_cuda.h"
 
@@ -85,12 +86,7 @@ __global__ void convolve_tile_kernel(ImageView<const T> src, ImageView<T> dst, D
   const int x0 = blockIdx.x * bx, x = x0 + threadIdx.x;
   // y0 is uniform over the CTA, so every thread reaches both barriers of every iteration.
   for (int y0 = blockIdx.y * by; y0 < src.height; y0 += gridDim.y * by) {
-    for (int i = tid; i < tw * th; i += bx * by) {
-      const int ty = i / tw, tx = i - ty * tw;
-      const int gy = y0 + ty - r, gx = x0 + tx - r;
-      const bool inside = gy >= 0 && gy < src.height && gx >= 0 && gx < src.width;
-      tile[i] = inside ? src.data[static_cast<std::ptrdiff_t>(gy) * src.pitch + gx] : T(0);
-    }
+    detail::stage_zero_padded_tile(src, y0, x0, r, tw, th, tid, bx * by, tile);
     __syncthreads();
     const int y = y0 + threadIdx.y;
     if (x < src.width && y < src.height) {

@@ -51,6 +51,7 @@
 
 #include "common/cuda_check.h"
 #include "common/kernel_launch.cuh"
+#include "kernels/convolve_tile.cuh"
 #include "common/error.h"
 #include "kernels/convolve.h"
 
@@ -137,12 +138,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
     // Stage the tile: row-major, consecutive threads on consecutive columns (coalesced). The
     // padding columns past kTileOutX + N - 1 are loaded too (zeros or image samples; no output
     // uses them).
-    for (int i = tid; i < kRow * kRows; i += kBlockX * kBlockY) {
-      const int ty_ = i / kRow, tx_ = i - ty_ * kRow;
-      const int gy = y0 + ty_ - r, gx = x0 + tx_ - r;
-      const bool inside = gy >= 0 && gy < src.height && gx >= 0 && gx < src.width;
-      tile[i] = inside ? src.data[static_cast<std::ptrdiff_t>(gy) * src.pitch + gx] : T(0);
-    }
+    detail::stage_zero_padded_tile(src, y0, x0, r, kRow, kRows, tid, kBlockX * kBlockY, tile);
     __syncthreads();
 
     Acc acc[kOy][kOx];

@@ -94,6 +94,14 @@ __device__ __forceinline__ void store_word(std::uint8_t* row, int k, int samples
     if (s + j < samples) row[s + j] = static_cast<std::uint8_t>(word >> (8 * j));
 }
 
+// Input row i of a strip when it exists (inside the image and before the strip's end i_end),
+// else row 0: a valid address whose loads the caller discards (row_ok false).
+__device__ __forceinline__ const std::uint8_t* strip_input_row(ImageView<const std::uint8_t> src,
+                                                               int i, int i_end, bool& row_ok) {
+  row_ok = i >= 0 && i < src.height && i < i_end;
+  return src.data + static_cast<std::ptrdiff_t>(row_ok ? i : 0) * src.pitch;
+}
+
 __device__ __forceinline__ int byte_of(std::uint32_t word, int j) {
   return static_cast<int>((word >> (8 * j)) & 0xffu);
 }
@@ -134,9 +142,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 #pragma unroll
       for (int b = 0; b < kBatch; ++b) {
         const int i = ib + b;
-        const bool row_ok = i >= 0 && i < height && i < i_end;
-        const std::uint8_t* row =
-            src.data + static_cast<std::ptrdiff_t>(row_ok ? i : 0) * src.pitch;
+        bool row_ok;
+        const std::uint8_t* row = strip_input_row(src, i, i_end, row_ok);
         mine[b] = row_ok ? load_word<kAligned>(row, k, samples) : 0u;
         extra[b] = row_ok && has_halo ? load_word<kAligned>(row, halo_k, samples) : 0u;
       }
@@ -297,9 +304,8 @@ __device__ __forceinline__ void wide_strips(ImageView<const std::uint8_t> src,
 #pragma unroll
       for (int b = 0; b < kBatch; ++b) {
         const int i = ib + b;
-        const bool row_ok = i >= 0 && i < height && i < i_end;
-        const std::uint8_t* row =
-            src.data + static_cast<std::ptrdiff_t>(row_ok ? i : 0) * src.pitch;
+        bool row_ok;
+        const std::uint8_t* row = strip_input_row(src, i, i_end, row_ok);
         if (row_ok) {
           load_chunk<kW, kFast>(row, k, samples, bt.w[b]);
         } else {
