@@ -158,7 +158,8 @@ if [ -x "$build/bin/mad" ] && [ $quick -eq 0 ]; then
   "$build/bin/mad" bench --kernels pipeline --sizes 1920x1080,7680x4320 --format json \
     > "$logs/pipeline_large.json" 2>> "$logs/bench.log"
   note "pipeline 1920x1080 + 7680x4320: rc=$?"
-  python3 - "$logs/pipeline_large.json" <<'PY' | while read -r l; do note "$l"; done
+  # Process substitution, not a pipe: note() must run in this shell to reach the summary.
+  while read -r l; do note "$l"; done < <(python3 - "$logs/pipeline_large.json" <<'PY'
 import json, sys
 rows = [r for r in json.load(open(sys.argv[1]))["rows"]
         if r["backend"] == "cuda" and r["variant"] == "single"]
@@ -174,6 +175,7 @@ for p in ("double", "float"):
         print("GOAL 7680x4320 %s time per pixel / 1920x1080's: %.2fx (goal <= 1.5x)"
               % (p, per_px[(7680, p)] / per_px[(1920, p)]))
 PY
+)
 fi
 
 fi  # checks
