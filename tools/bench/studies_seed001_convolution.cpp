@@ -56,15 +56,15 @@ std::string filter_label(int n) {
 }
 
 // Our kernel time of `variant` on `img` with the seed's n x n filter (ms; NaN if not measured).
-double gpu_kernel(StudyRun& run, const Image<float>& img, int n, const char* variant,
-                  kernels::BlockShape block) {
+std::optional<Measurement> gpu_kernel(StudyRun& run, const Image<float>& img, int n,
+                                      const char* variant, kernels::BlockShape block) {
   KernelBenchOptions options;
   options.repeats = run.gpu_runs();
   const kernels::ConvolveFilter f = kernels::seed_filter_float(n);
-  return median_ms(run.gpu("convolve " + std::string(variant) + " " + filter_label(n) + " block " +
-                               std::to_string(block.x) + "x" + std::to_string(block.y) + " " +
-                               format_size(img.width(), img.height()),
-                           [&] { return bench_convolve(img.cview(), f, variant, block, options); }));
+  return run.gpu("convolve " + std::string(variant) + " " + filter_label(n) + " block " +
+                     std::to_string(block.x) + "x" + std::to_string(block.y) + " " +
+                     format_size(img.width(), img.height()),
+                 [&] { return bench_convolve(img.cview(), f, variant, block, options); });
 }
 
 // The CPU reference on one thread with the seed's n x n filter.
@@ -86,8 +86,8 @@ StudyComparison count_comparison(const std::string& subject, const std::string& 
     c.verdict = gpu ? "same ordering: n/a" : "same ordering: n/a (no CUDA device)";
     return c;
   }
-  c.ours = "ours: " + ours_prefix + " in " + std::to_string(hits) + " of " +
-           std::to_string(measured);
+  c.ours =
+      "ours: " + ours_prefix + " in " + std::to_string(hits) + " of " + std::to_string(measured);
   const bool same = need_all ? hits == measured : 2 * hits > measured;
   c.verdict = std::string("same ordering: ") + (same ? "yes" : "no");
   return c;
@@ -100,8 +100,8 @@ struct SeedBlock {
   double ms;
 };
 const SeedBlock kBlocks[] = {
-    {2, 2, 7.5462267},   {2, 4, 4.0209667},   {4, 2, 3.9210367},  {4, 4, 2.1498167},
-    {4, 8, 1.2241533},   {8, 4, 1.2222767},   {8, 8, 0.6861857},  {8, 16, 0.5509310},
+    {2, 2, 7.5462267},   {2, 4, 4.0209667},   {4, 2, 3.9210367},   {4, 4, 2.1498167},
+    {4, 8, 1.2241533},   {8, 4, 1.2222767},   {8, 8, 0.6861857},   {8, 16, 0.5509310},
     {16, 8, 0.5683003},  {16, 16, 0.5583223}, {16, 32, 0.5698550}, {32, 16, 0.5542153},
     {32, 32, 0.6050937}, {32, 64, 0.5541357},
 };
@@ -114,8 +114,8 @@ struct SeedFilterRow {
   double kernel_ms, memory_ms;
 };
 const SeedFilterRow kFilterRows[] = {
-    {1, 0.2917775, 3.703870}, {3, 0.3670140, 3.757100},  {5, 0.5024450, 3.714970},
-    {7, 0.7270100, 3.689100}, {9, 0.9376400, 3.795950},  {11, 1.2158000, 3.698250},
+    {1, 0.2917775, 3.703870},  {3, 0.3670140, 3.757100},  {5, 0.5024450, 3.714970},
+    {7, 0.7270100, 3.689100},  {9, 0.9376400, 3.795950},  {11, 1.2158000, 3.698250},
     {13, 1.5120100, 3.786970}, {15, 1.9069550, 3.832700}, {17, 2.3084300, 3.700155},
 };
 
@@ -126,18 +126,19 @@ void run_seed001_convolution_blocks(StudyRun& run) {
            "threads per block", true);
   const auto [img, size] = matrix_1024(run, 4001);
   run.note("block shapes 'N x M' of Table 4 are read as blockDim.x x blockDim.y");
-  run.note("32x64 is 2048 threads, over CUDA's limit of 1024 threads per block (the GTX480's "
-           "too): it is not run here, and the seed's 0.554 ms for it cannot be a launch of that "
-           "shape (likely a failed launch that was timed)");
+  run.note(
+      "32x64 is 2048 threads, over CUDA's limit of 1024 threads per block (the GTX480's "
+      "too): it is not run here, and the seed's 0.554 ms for it cannot be a launch of that "
+      "shape (likely a failed launch that was timed)");
   std::vector<double> ours;
   for (const SeedBlock& b : kBlocks) {
     const std::string shape = std::to_string(b.x) + "x" + std::to_string(b.y);
     const bool legal = b.x * b.y <= 1024;
-    const double ms = legal ? gpu_kernel(run, img, 5, kConstant, {b.x, b.y}) : kNoValue;
-    ours.push_back(ms);
+    const std::optional<Measurement> m =
+        legal ? gpu_kernel(run, img, 5, kConstant, {b.x, b.y}) : std::nullopt;
+    ours.push_back(median_ms(m));
     run.add(size + " block " + shape, "kernel (global_cmem)", b.x * b.y,
-            SeedFigure{b.ms, "ms", "Table 4, " + shape, ""}, "cuda global_cmem",
-            as_measurement(ms));
+            SeedFigure{b.ms, "ms", "Table 4, " + shape, ""}, "cuda global_cmem", m);
   }
   run.add(size + " sequential 5x5", "sequential", kNoValue, std::nullopt, "cpu-1t",
           cpu_convolve(run, img, 5));
@@ -146,8 +147,8 @@ void run_seed001_convolution_blocks(StudyRun& run) {
       if (kBlocks[i].x == x && kBlocks[i].y == y) return ours[i];
     return kNoValue;
   };
-  run.compare_times("smallest vs chosen block: 2x2 vs 32x16", "2x2", 7.5462267, "32x16",
-                    0.5542153, "Table 4", "2x2", at(2, 2), "32x16", at(32, 16));
+  run.compare_times("smallest vs chosen block: 2x2 vs 32x16", "2x2", 7.5462267, "32x16", 0.5542153,
+                    "Table 4", "2x2", at(2, 2), "32x16", at(32, 16));
   run.compare_times("8x8 vs 32x16", "8x8", 0.6861857, "32x16", 0.5542153, "Table 4", "8x8",
                     at(8, 8), "32x16", at(32, 16));
   run.compare_growth("2x2 -> 4x4 blocks (4x the threads per block)",
@@ -165,10 +166,10 @@ void run_seed001_convolution_blocks(StudyRun& run) {
       ++measured;
       hits += ours[i] <= 1.10 * best;
     }
-  run.result().comparisons.push_back(count_comparison(
-      "legal shapes of 128..1024 threads within 10% of the fastest of them",
-      "all 6 (0.551..0.605 ms, §3.2 and Table 4)", "within 10%", hits, measured, true,
-      run.config().gpu));
+  run.result().comparisons.push_back(
+      count_comparison("legal shapes of 128..1024 threads within 10% of the fastest of them",
+                       "all 6 (0.551..0.605 ms, §3.2 and Table 4)", "within 10%", hits, measured,
+                       true, run.config().gpu));
 }
 
 void run_seed001_filter_size(StudyRun& run) {
@@ -178,10 +179,11 @@ void run_seed001_filter_size(StudyRun& run) {
   run.note("the image size of Table 8 is not stated; 1024x1024 as in Table 9's matching row");
   std::vector<double> kernel, cpu;
   for (const SeedFilterRow& r : kFilterRows) {
-    kernel.push_back(gpu_kernel(run, img, r.n, kConstant, {32, 16}));
+    const std::optional<Measurement> k = gpu_kernel(run, img, r.n, kConstant, {32, 16});
+    kernel.push_back(median_ms(k));
     run.add(size + " " + filter_label(r.n) + " kernel", "kernel (global_cmem)", r.n,
             SeedFigure{r.kernel_ms, "ms", "Table 8, " + std::to_string(r.n) + ", kernel", ""},
-            "cuda global_cmem", as_measurement(kernel.back()));
+            "cuda global_cmem", k);
     const Measurement m = cpu_convolve(run, img, r.n);
     cpu.push_back(m.median_ms);
     run.add(size + " " + filter_label(r.n) + " sequential", "sequential", r.n, std::nullopt,
@@ -204,10 +206,9 @@ void run_seed001_filter_size(StudyRun& run) {
       ++measured;
       hits += kernel[i] > kernel[i - 1];
     }
-  run.result().comparisons.push_back(
-      count_comparison("kernel time grows at every step N -> N + 2",
-                       "yes, at all 8 steps (Table 8)", "grows", hits, measured, true,
-                       run.config().gpu));
+  run.result().comparisons.push_back(count_comparison("kernel time grows at every step N -> N + 2",
+                                                      "yes, at all 8 steps (Table 8)", "grows",
+                                                      hits, measured, true, run.config().gpu));
 }
 
 namespace {
@@ -220,11 +221,17 @@ struct SeedMemoryTable {
 };
 const int kSides[6] = {2048, 1024, 512, 256, 128, 64};
 const SeedMemoryTable kMemoryTables[] = {
-    {3, "Table 5", {890.6235, 232.920, 80.19985, 36.94533, 28.48657, 31.45612},
+    {3,
+     "Table 5",
+     {890.6235, 232.920, 80.19985, 36.94533, 28.48657, 31.45612},
      {931.7490, 370.739, 231.46625, 58.39343, 18.07005, 13.93094}},
-    {5, "Table 6", {1621.127, 416.6540, 126.3646, 48.24145, 35.48080, 28.65440},
+    {5,
+     "Table 6",
+     {1621.127, 416.6540, 126.3646, 48.24145, 35.48080, 28.65440},
      {1432.880, 499.7273, 278.3012, 123.58375, 19.51575, 14.96265}},
-    {9, "Table 7", {3842.880, 1035.240, 285.2443, 87.6243, 43.98237, 32.93007},
+    {9,
+     "Table 7",
+     {3842.880, 1035.240, 285.2443, 87.6243, 43.98237, 32.93007},
      {3184.186, 940.108, 397.7400, 99.2799, 29.18455, 17.75502}},
 };
 // Appendix Table 9 (lines 300-313): the sequential time in ms with the 5x5 filter, N = 2^k.
@@ -245,22 +252,22 @@ double table9_sequential_ms(int side) {
 void run_seed001_constant_vs_global(StudyRun& run) {
   run.plot("Convolution: constant vs global filter memory against N (Tables 5-7)", "N (N x N)",
            true);
-  run.note("the sequential rows of the 5x5 filter carry Table 9's sequential times (same filter "
-           "and sizes); the seed gives none for 3x3 and 9x9");
+  run.note(
+      "the sequential rows of the 5x5 filter carry Table 9's sequential times (same filter "
+      "and sizes); the seed gives none for 3x3 and 9x9");
   for (const SeedMemoryTable& t : kMemoryTables)
     for (int i = 0; i < 6; ++i) {
       const int side = run.scaled(kSides[i], 4);
       const Image<float> img = random_matrix(side, 4100 + kSides[i]);
       const std::string label = side_label(kSides[i], side) + " " + filter_label(t.n);
       const std::string at = std::string(t.where) + ", " + std::to_string(kSides[i]);
-      const double g = gpu_kernel(run, img, t.n, kGlobal, {32, 16});
-      const double c = gpu_kernel(run, img, t.n, kConstant, {32, 16});
+      const std::optional<Measurement> gm = gpu_kernel(run, img, t.n, kGlobal, {32, 16});
+      const std::optional<Measurement> cm = gpu_kernel(run, img, t.n, kConstant, {32, 16});
+      const double g = median_ms(gm), c = median_ms(cm);
       run.add(label + " global", "global " + filter_label(t.n), side,
-              SeedFigure{t.global_us[i], "us", at + ", global", ""}, "cuda global_gmem",
-              as_measurement(g));
+              SeedFigure{t.global_us[i], "us", at + ", global", ""}, "cuda global_gmem", gm);
       run.add(label + " constant", "constant " + filter_label(t.n), side,
-              SeedFigure{t.constant_us[i], "us", at + ", constant", ""}, "cuda global_cmem",
-              as_measurement(c));
+              SeedFigure{t.constant_us[i], "us", at + ", constant", ""}, "cuda global_cmem", cm);
       std::optional<SeedFigure> seq;
       if (t.n == 5)
         seq = SeedFigure{table9_sequential_ms(kSides[i]), "ms",
@@ -276,9 +283,10 @@ void run_seed001_transfer_split(StudyRun& run) {
   run.plot("Convolution at 1024x1024: kernel and memory time against the filter side (Table 8)",
            "filter side N", false);
   const auto [img, size] = matrix_1024(run, 4003);
-  run.note("memory = upload of the float image plus download of the result, pageable host "
-           "memory (tools/bench's TransferTimer); the seed uploads its input padded by N - 1, "
-           "ours unpadded, so our memory time does not grow with N at all");
+  run.note(
+      "memory = upload of the float image plus download of the result, pageable host "
+      "memory (tools/bench's TransferTimer); the seed uploads its input padded by N - 1, "
+      "ours unpadded, so our memory time does not grow with N at all");
   TransferTimer transfers(run.config().quick ? 2 : 5);
   double memory = kNoValue;
   if (run.config().gpu) {
@@ -290,10 +298,10 @@ void run_seed001_transfer_split(StudyRun& run) {
   std::vector<double> kernel;
   for (const SeedFilterRow& r : kFilterRows) {
     const std::string n = std::to_string(r.n);
-    kernel.push_back(gpu_kernel(run, img, r.n, kConstant, {32, 16}));
+    const std::optional<Measurement> m = gpu_kernel(run, img, r.n, kConstant, {32, 16});
+    kernel.push_back(median_ms(m));
     run.add(size + " " + filter_label(r.n) + " kernel", "kernel", r.n,
-            SeedFigure{r.kernel_ms, "ms", "Table 8, " + n + ", kernel", ""}, "cuda global_cmem",
-            as_measurement(kernel.back()));
+            SeedFigure{r.kernel_ms, "ms", "Table 8, " + n + ", kernel", ""}, "cuda global_cmem", m);
     run.add(size + " " + filter_label(r.n) + " memory", "memory", r.n,
             SeedFigure{r.memory_ms, "ms", "Table 8, " + n + ", memory", ""}, "h2d + d2h pageable",
             as_measurement(memory));
@@ -321,10 +329,10 @@ void run_seed001_transfer_split(StudyRun& run) {
       ++measured;
       hits += memory > k;
     }
-  run.result().comparisons.push_back(count_comparison(
-      "memory time above kernel time at each filter side 1..17",
-      "yes at all 9 sides (3.70 ms against 2.31 ms at 17x17, Table 8)", "memory above kernel",
-      hits, measured, true, run.config().gpu));
+  run.result().comparisons.push_back(
+      count_comparison("memory time above kernel time at each filter side 1..17",
+                       "yes at all 9 sides (3.70 ms against 2.31 ms at 17x17, Table 8)",
+                       "memory above kernel", hits, measured, true, run.config().gpu));
   run.compare_growth("kernel from 1x1 to 17x17", "7.91x (Table 8)", 2.3084300 / 0.2917775,
                      present(kernel[0]) && present(kernel[8]) ? kernel[8] / kernel[0] : kNoValue);
 }
