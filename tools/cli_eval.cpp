@@ -24,8 +24,7 @@ namespace {
 
 struct EvalArgs {
   std::string dir, dataset = "auto", manifest, out = "results.csv", json, html;
-  std::string backend = "auto", version = "2011", input_class = "auto", precision = "double", a5;
-  std::string det, gpu_memory_limit;
+  ScoringArgs scoring;
   bool resume = false, force = false, higher_better = false, lower_better = false;
   int gpus = 0, cpu_workers = 1, threads = 0, resamples = 1000;
   std::size_t limit = 0;
@@ -107,14 +106,7 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   c.limit = a.limit;
   c.runner.gpus = a.gpus;
   c.runner.cpu_workers = a.cpu_workers;
-  c.runner.score.backend = parse_backend(a.backend);
-  c.runner.score.version = parse_mad_version(a.version);
-  c.runner.score.input_class = parse_input_class(a.input_class);
-  c.runner.score.precision = parse_precision(a.precision);
-  c.runner.score.a5_variant = a.a5;
-  c.runner.score.det_variant = a.det;
-  if (!a.gpu_memory_limit.empty())
-    c.runner.score.gpu_memory_limit = parse_memory_size(a.gpu_memory_limit);
+  c.runner.score = to_score_options(a.scoring);
   const BackendChoice choice = choose_backend(c.runner.score.backend);
   refuse_backend_options(cmd, choice, c.runner.score.precision);
   c.bootstrap.resamples = a.resamples;
@@ -155,13 +147,8 @@ Subcommand add_eval_command(CLI::App& root) {
   cmd->add_option(
       "--html", a->html,
       "Write a self-contained HTML report (scatter with the fitted curve, per-type table)");
-  cmd->add_option("--mad-version", a->version, "2011 | 2010")->capture_default_str();
-  cmd->add_option("--backend", a->backend, "auto | cpu | cuda")->capture_default_str();
-  cmd->add_option("--precision", a->precision, "GPU arithmetic: double | float")
-      ->capture_default_str();
-  cmd->add_option("--input-class", a->input_class, "auto | uint8 | double")->capture_default_str();
-  add_gpu_options(
-      *cmd, {&a->a5, &a->det, &a->gpu_memory_limit},
+  add_scoring_options(
+      *cmd, a->scoring,
       {"GPU A5 variant (see mad score --list-variants)",
        "GPU detection block-statistics variant (see mad score --list-variants)",
        "GPU memory one image shape may use per GPU, e.g. 8GiB (default: the free memory)"});

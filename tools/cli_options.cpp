@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "mad/memory_check.h"
 
 namespace mad::cli {
 namespace {
@@ -100,10 +101,32 @@ void refuse_gpu_options_on_cpu(const CLI::App& cmd, const BackendChoice& choice,
                             because + " (drop " + o.name + or_gpu + ")");
 }
 
-void add_gpu_options(CLI::App& cmd, const GpuOptionTargets& into, const GpuOptionHelp& help) {
-  cmd.add_option("--a5", *into.a5, help.a5);
-  cmd.add_option("--det-variant", *into.det_variant, help.det_variant);
-  cmd.add_option("--gpu-memory-limit", *into.gpu_memory_limit, help.gpu_memory_limit);
+void add_scoring_options(CLI::App& cmd, ScoringArgs& into, const GpuOptionHelp& gpu_help) {
+  cmd.add_option("--backend", into.backend, "auto | cpu | cuda")->capture_default_str();
+  cmd.add_option("--mad-version", into.version,
+                 "2011 (x200 on d_detect, the final release) | 2010 (April 2010)")
+      ->capture_default_str();
+  cmd.add_option("--input-class", into.input_class,
+                 "auto | uint8 | double (uint8: 255 takes the luminance of 254, as the original "
+                 "on imread arrays)")
+      ->capture_default_str();
+  cmd.add_option("--precision", into.precision, "GPU arithmetic: double (faithful) | float (fast)")
+      ->capture_default_str();
+  cmd.add_option("--a5", into.a5, gpu_help.a5);
+  cmd.add_option("--det-variant", into.det_variant, gpu_help.det_variant);
+  cmd.add_option("--gpu-memory-limit", into.gpu_memory_limit, gpu_help.gpu_memory_limit);
+}
+
+ScoreOptions to_score_options(const ScoringArgs& args) {
+  ScoreOptions o;
+  o.backend = parse_backend(args.backend);
+  o.version = parse_mad_version(args.version);
+  o.input_class = parse_input_class(args.input_class);
+  o.precision = parse_precision(args.precision);
+  o.a5_variant = args.a5;
+  o.det_variant = args.det_variant;
+  if (!args.gpu_memory_limit.empty()) o.gpu_memory_limit = parse_memory_size(args.gpu_memory_limit);
+  return o;
 }
 
 }  // namespace mad::cli

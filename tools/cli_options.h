@@ -32,21 +32,23 @@ std::string why_cpu(const BackendChoice& choice);
 // --det-variant or --gpu-memory-limit.
 bool gpu_option_given(const CLI::App& cmd, Precision precision);
 
-// What the GPU-only options of `mad score` and `mad eval` write to, and their help lines (each
-// subcommand words them for its own --help).
-struct GpuOptionTargets {
-  std::string* a5;
-  std::string* det_variant;
-  std::string* gpu_memory_limit;
+// The options that choose how MAD scores, shared by `mad score` and `mad eval`, as given.
+struct ScoringArgs {
+  std::string backend = "auto", version = "2011", input_class = "auto", precision = "double";
+  std::string a5, det_variant, gpu_memory_limit;  // the GPU-only ones
 };
+// The GPU-only options' help lines: each subcommand words them for its own --help.
 struct GpuOptionHelp {
   std::string a5;
   std::string det_variant;
   std::string gpu_memory_limit;
 };
-// Registers --a5, --det-variant and --gpu-memory-limit on `cmd` in that order: one place for
-// the names gpu_option_given() and refuse_gpu_options_on_cpu() look for.
-void add_gpu_options(CLI::App& cmd, const GpuOptionTargets& into, const GpuOptionHelp& help);
+// Registers --backend, --mad-version, --input-class, --precision, then --a5, --det-variant and
+// --gpu-memory-limit on `cmd`: one place for their names and values (the GPU-only names are
+// the ones gpu_option_given() and refuse_gpu_options_on_cpu() look for).
+void add_scoring_options(CLI::App& cmd, ScoringArgs& into, const GpuOptionHelp& gpu_help);
+// The score options they select; InvalidArgument (exit 2) names a bad value.
+ScoreOptions to_score_options(const ScoringArgs& args);
 
 // The GPU-only options of `mad score` and `mad eval`: refused (InvalidArgument, exit 2) when
 // the run uses the CPU, each with why the CPU runs and what to do. --precision double is the

@@ -29,22 +29,14 @@ namespace {
 
 struct ScoreArgs {
   std::string ref, dist, pairs, out, maps_dir;
-  std::string backend = "auto", version = "2011", input_class = "auto", precision = "double";
-  std::string a5, det, gpu_memory_limit;
+  ScoringArgs scoring;
   bool json = false, force = false, resume = false;
   bool list_variants = false;
   int threads = 0;
 };
 
 ScoreOptions make_options(const ScoreArgs& a) {
-  ScoreOptions o;
-  o.backend = parse_backend(a.backend);
-  o.version = parse_mad_version(a.version);
-  o.input_class = parse_input_class(a.input_class);
-  o.precision = parse_precision(a.precision);
-  o.a5_variant = a.a5;
-  o.det_variant = a.det;
-  if (!a.gpu_memory_limit.empty()) o.gpu_memory_limit = parse_memory_size(a.gpu_memory_limit);
+  ScoreOptions o = to_score_options(a.scoring);
   o.want_maps = !a.maps_dir.empty();
   return o;
 }
@@ -304,19 +296,8 @@ Subcommand add_score_command(CLI::App& root) {
                 "With --pairs --out: skip the pairs already scored in --out (failed ones are "
                 "retried); refused when --out was made with other settings");
   cmd->add_flag("--force", args->force, "Replace an existing --out instead of refusing");
-  cmd->add_option("--backend", args->backend, "auto | cpu | cuda")->capture_default_str();
-  cmd->add_option("--mad-version", args->version,
-                  "2011 (x200 on d_detect, the final release) | 2010 (April 2010)")
-      ->capture_default_str();
-  cmd->add_option("--input-class", args->input_class,
-                  "auto | uint8 | double (uint8: 255 takes the luminance of 254, as the original "
-                  "on imread arrays)")
-      ->capture_default_str();
-  cmd->add_option("--precision", args->precision,
-                  "GPU arithmetic: double (faithful) | float (fast)")
-      ->capture_default_str();
-  add_gpu_options(
-      *cmd, {&args->a5, &args->det, &args->gpu_memory_limit},
+  add_scoring_options(
+      *cmd, args->scoring,
       {"GPU A5 local-statistics variant (see --list-variants)",
        "GPU detection block-statistics variant (see --list-variants)",
        "GPU memory one image shape may use, e.g. 8GiB (default: the device's free memory)"});
