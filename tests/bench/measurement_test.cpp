@@ -81,6 +81,22 @@ KernelResources kernel(int id, unsigned long long threads, int registers) {
   return k;
 }
 
+// A row that sums parts (the detection stage's) lists each configuration once: a kernel both
+// parts launched adds up, a different block size is another configuration.
+TEST(Measurement, MergeKernelsKeepsOneEntryPerConfiguration) {
+  Measurement a, b;
+  a.kernels = {kernel(1, 1000, 40), kernel(2, 500, 24)};
+  KernelResources wider = kernel(1, 300, 40);
+  wider.block = {128, 2, 1};
+  b.kernels = {kernel(2, 700, 24), wider};
+  merge_kernels(a, b);
+  ASSERT_EQ(a.kernels.size(), 3u);
+  EXPECT_EQ(a.kernels[1].launches, 2);
+  EXPECT_EQ(a.kernels[1].threads_launched, 1200u);
+  EXPECT_EQ(a.kernels[2].threads_launched, 300u);
+  EXPECT_EQ(summarize_resources(a).registers, 24);  // kernel 2 now launched the most threads
+}
+
 // The row rule of measurement.h: the kernel that launched the most threads (first on a tie),
 // and the count of distinct kernels; NaN when nothing was recorded.
 TEST(Measurement, ResourcesShowTheKernelWithTheMostThreads) {

@@ -61,8 +61,12 @@ void gpu_detection_rows(BenchContext& ctx, Size s, const std::string& precision)
     r.warmup = o.warmup;
     r.runs = parts[0]->time.runs;
     r.median_ms = r.min_ms = r.max_ms = 0;  // a sum of parts is the sum of their statistics
-    for (const auto* p : parts)
+    Measurement launched;                   // every part's kernels, for the resource columns
+    for (const auto* p : parts) {
       r.median_ms += p->time.median_ms, r.min_ms += p->time.min_ms, r.max_ms += p->time.max_ms;
+      merge_kernels(launched, p->time);
+    }
+    static_cast<ResourceSummary&>(r) = summarize_resources(launched);
     return r;
   };
   for (const auto& v : detection::detection_stats_variants().infos()) {

@@ -51,4 +51,19 @@ ResourceSummary summarize_resources(const Measurement& m) {
   return r;
 }
 
+void merge_kernels(Measurement& into, const Measurement& from) {
+  for (const KernelResources& k : from.kernels) {
+    const auto same = std::find_if(into.kernels.begin(), into.kernels.end(), [&](const auto& e) {
+      return e.kernel == k.kernel && e.block.x == k.block.x && e.block.y == k.block.y &&
+             e.block.z == k.block.z && e.dynamic_smem_bytes == k.dynamic_smem_bytes;
+    });
+    if (same == into.kernels.end()) {
+      into.kernels.push_back(k);
+    } else {
+      same->launches += k.launches;
+      same->threads_launched += k.threads_launched;
+    }
+  }
+}
+
 }  // namespace mad::bench

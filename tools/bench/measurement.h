@@ -59,4 +59,8 @@ Measurement per_item(Measurement m, double divisor);
 // thread-work is the best stand-in for where the time went. All NaN when none was recorded.
 ResourceSummary summarize_resources(const Measurement& m);
 
+// Adds `from`'s kernels to `into`'s, one entry per distinct configuration (kernel, block,
+// dynamic shared memory; launches and threads summed): the kernels of a row that sums parts.
+void merge_kernels(Measurement& into, const Measurement& from);
+
 }  // namespace mad::bench
