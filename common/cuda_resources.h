@@ -151,6 +151,44 @@ class FftPlan : public OwnedHandle<cufftHandle, cufftDestroy> {
   }
 };
 
+// A stream's work captured once into an executable CUDA graph, replayed with one launch: one
+// host call instead of one per kernel and cuFFT transform. Empty until capture() fills it.
+class GraphExec : public OwnedHandle<cudaGraphExec_t, cudaGraphExecDestroy> {
+ public:
+  GraphExec() = default;
+  bool empty() const { return !owned_; }
+  // Runs `enqueue` with `stream` capturing (thread-local mode: other threads' CUDA calls go on
+  // as usual) and instantiates what it queued. Nothing runs on the device. When `enqueue`
+  // throws, the capture is ended and discarded before the exception goes on.
+  template <class Enqueue>
+  static GraphExec capture(cudaStream_t stream, Enqueue&& enqueue) {
+    MAD_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    cudaGraph_t graph = nullptr;
+    try {
+      enqueue();
+    } catch (...) {
+      if (cudaStreamEndCapture(stream, &graph) == cudaSuccess && graph) cudaGraphDestroy(graph);
+      throw;
+    }
+    MAD_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    GraphExec exec;
+    const cudaError_t instantiated = cudaGraphInstantiate(&exec.h_, graph, 0);
+    cudaGraphDestroy(graph);
+    MAD_CUDA_CHECK(instantiated);
+    exec.owned_ = true;
+    return exec;
+  }
+  void launch(cudaStream_t stream) const { MAD_CUDA_CHECK(cudaGraphLaunch(h_, stream)); }
+};
+
+// Whether captured graphs may be used: a MAD_CUDA_DEBUG_SYNC build synchronizes after every
+// launch, which a capturing stream refuses.
+#ifdef MAD_CUDA_DEBUG_SYNC
+inline constexpr bool kGraphsAllowed = false;
+#else
+inline constexpr bool kGraphsAllowed = true;
+#endif
+
 // True when at least one CUDA device is usable (never throws: no driver, no device -> false).
 bool device_available();
 

@@ -41,6 +41,32 @@ GrayImage load_gray_image(const std::string& path) {
   return io_detail::to_gray(decode_file(path));
 }
 
+SourceImage load_source_image(const std::string& path, bool keep_colour) {
+  io_detail::DecodedImage decoded = decode_file(path);
+  SourceImage out;
+  if (!keep_colour || decoded.bit_depth != 8 || decoded.channels < 3) {
+    out.gray = io_detail::to_gray(std::move(decoded));
+    return out;
+  }
+  out.gray.bit_depth = 8;
+  out.gray.source_channels = decoded.channels;
+  out.gray.notes = std::move(decoded.notes);
+  if (decoded.channels == 4) out.gray.notes.push_back("alpha channel ignored");
+  out.colour.width = decoded.width;
+  out.colour.height = decoded.height;
+  out.colour.channels = decoded.channels;
+  out.colour.samples = std::move(decoded.samples8);
+  return out;
+}
+
+GrayImage gray_of(const SourceImage& source) {
+  if (!source.has_colour()) return source.gray;
+  const RawImage8& c = source.colour;
+  GrayImage out = gray_from_samples(c.width, c.height, c.channels, c.samples, "image");
+  out.notes = source.gray.notes;
+  return out;
+}
+
 RawImage8 load_raw_image8(const std::string& path) {
   io_detail::DecodedImage decoded = decode_file(path);
   if (decoded.bit_depth != 8)

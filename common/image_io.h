@@ -34,6 +34,28 @@ struct RawImage8 {
   std::vector<std::uint8_t> samples;  // width*height*channels, row-major, interleaved
 };
 
+// An image as the pair engine carries it from the decoder to the scorer. Either the gray plane
+// (`gray.pixels`), or, for an 8-bit colour file decoded for a GPU worker, its RGB(A) samples
+// (`colour`): the GPU then converts them with the gray kernel, which is bit-identical to the
+// host's rgb2gray (kernels/gray_formula.h), so 8-bit RGB travels once and no core spends time
+// on the conversion (issue 12, goal 4). `gray` always carries the file's metadata (bit depth,
+// channels, notes); its planes are empty while `colour` holds the samples.
+struct SourceImage {
+  GrayImage gray;
+  RawImage8 colour;  // 3 or 4 channels when set
+  bool has_colour() const { return !colour.samples.empty(); }
+  int width() const { return has_colour() ? colour.width : gray.pixels.width(); }
+  int height() const { return has_colour() ? colour.height : gray.pixels.height(); }
+  int bit_depth() const { return gray.bit_depth; }
+};
+
+// Decodes like load_gray_image; with `keep_colour`, an 8-bit file of 3 or 4 channels keeps its
+// samples in `colour` instead of being converted. Throws as load_gray_image does.
+SourceImage load_source_image(const std::string& path, bool keep_colour);
+// The gray image of `source`: a copy of `gray`, or the host conversion of `colour` (the same
+// conversion load_gray_image applies).
+GrayImage gray_of(const SourceImage& source);
+
 // MATLAB rgb2gray on one 8-bit pixel: 0.298936021293775 R + 0.587043074451121 G +
 // 0.114020904255103 B, rounded half away from zero to uint8.
 std::uint8_t rgb_to_gray_matlab(std::uint8_t r, std::uint8_t g, std::uint8_t b);

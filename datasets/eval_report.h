@@ -42,6 +42,7 @@ struct EvalReport {
   EvalSettings settings;
   EvalCounts counts;
   double score_seconds = 0.0;  // wall time of the scoring (this run's pairs only)
+  double decode_wait_seconds = 0.0;  // of which the workers waited on decoding (summed)
   double stats_seconds = 0.0;  // statistics and bootstrap
   std::vector<std::string> notes;
   std::vector<std::string> missing;  // missing image names, dataset order

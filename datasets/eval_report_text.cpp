@@ -107,6 +107,7 @@ nlohmann::json report_to_json(const EvalReport& r) {
               {"pairs_not_run", c.not_run},
               {"pairs_in_statistics", r.points.size()},
               {"score_seconds", r.score_seconds},
+              {"decode_wait_seconds", r.decode_wait_seconds},
               {"pairs_per_second", pairs_per_second(r)},
               {"stats_seconds", r.stats_seconds}};
   j["sign_convention"] = sign_convention(r);
@@ -134,9 +135,10 @@ std::string report_to_text(const EvalReport& r) {
                 c.failed_now, c.skipped_missing, c.not_run);
   out += buf;
   std::snprintf(buf, sizeof buf,
-                "scoring: %.2f s, %.2f pairs/s on %d worker(s) (%s); statistics: %.2f s\n",
+                "scoring: %.2f s, %.2f pairs/s on %d worker(s) (%s), waiting on decoding %.2f "
+                "s; statistics: %.2f s\n",
                 r.score_seconds, pairs_per_second(r), r.settings.workers,
-                r.settings.backend.c_str(), r.stats_seconds);
+                r.settings.backend.c_str(), r.decode_wait_seconds, r.stats_seconds);
   out += buf;
   out += sign_convention(r) + "\n";
   if (!r.have_stats) return out + "statistics: fewer than two scored pairs\n";

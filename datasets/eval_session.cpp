@@ -158,6 +158,7 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   r.counts.failed_now = r.failures.size();
   r.counts.scored_now = run.scored + run.failed - r.failures.size();
   r.score_seconds = run.seconds;
+  r.decode_wait_seconds = run.decode_wait_seconds;
   r.settings.devices = run.devices;
 
   const auto t0 = std::chrono::steady_clock::now();

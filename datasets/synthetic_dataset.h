@@ -17,23 +17,33 @@
 namespace mad::datasets {
 
 // The distortions, numbered as the KADID-10k type they resemble (so the KADID reader labels
-// them truthfully): 1 Gaussian blur, 11 white noise, 21 pixelate, 22 quantization,
-// 25 contrast change.
-constexpr int kSyntheticTypes[] = {1, 11, 21, 22, 25};
+// them truthfully), in the order --synthetic-types takes them: the first five are the original
+// set (1 Gaussian blur, 11 white noise, 21 pixelate, 22 quantization, 25 contrast change), then
+// the other twenty of KADID's 25 types, each a simple model of its kind (e.g. type 10, JPEG, is
+// 8x8 DCT coefficient quantization; type 9, JPEG2000, quantizes a two-level Haar wavelet).
+constexpr int kSyntheticTypes[] = {1,  11, 21, 22, 25, 2,  3,  4,  5,  6,  7,  8, 9,
+                                   10, 12, 13, 14, 15, 16, 17, 18, 19, 20, 23, 24};
+constexpr int kSyntheticTypeCount = 25;
 
 // Gray reference, width x height (>= 1), 8-bit, one channel.
 RawImage8 synthetic_reference(int width, int height, std::uint32_t seed);
+// Colour reference: the gray reference's structure with smooth, independent tints in R and B.
+RawImage8 synthetic_colour_reference(int width, int height, std::uint32_t seed);
 
-// `ref` distorted by KADID type `type` (one of kSyntheticTypes) at `level` 1 (mild) .. 5
-// (strong). Throws InvalidArgument for other types or levels.
+// `ref` (1 or 3 channels) distorted by KADID type `type` (one of kSyntheticTypes) at `level` 1
+// (mild) .. 5 (strong). Types about colour (4-8, 12, 23) act on a gray image as on the RGB image
+// with three equal channels, reduced back to gray by rgb2gray. Throws InvalidArgument for
+// other types, levels or channel counts.
 RawImage8 synthetic_distortion(const RawImage8& ref, int type, int level, std::uint32_t seed);
 
 // The invented mean opinion (1..5, higher = better) of reference `ref` at (type, level).
 double synthetic_quality(int type, int level, int ref);
 
 struct SyntheticSpec {
-  int references = 40;  // x 5 types x levels: 40 x 5 x 5 = 1000 pairs
+  int references = 40;  // x types x levels: 40 x 5 x 5 = 1000 pairs
+  int types = 5;        // the first `types` of kSyntheticTypes (25: KADID-10k's 125 a reference)
   int levels = 5;       // 1..5
+  bool colour = false;  // RGB images (KADID-10k's format) instead of gray
   int width = 512, height = 384;
   std::uint32_t seed = 1;
 };

@@ -45,14 +45,16 @@ std::vector<BatchScorer::Finished> BatchScorer::submit_failed(std::uint64_t tag,
   return pop_ready();
 }
 
-std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
-                                                       std::shared_ptr<const GrayImage> ref,
-                                                       std::shared_ptr<const GrayImage> dst) {
+template <class Image, class CpuGray>
+std::vector<BatchScorer::Finished> BatchScorer::submit_images(std::uint64_t tag,
+                                                              std::shared_ptr<const Image> ref,
+                                                              std::shared_ptr<const Image> dst,
+                                                              CpuGray cpu_gray) {
   Entry e;
   e.finished.tag = tag;
   try {
     if (cpu_) {
-      e.finished.result = cpu_->score(*ref, *dst);
+      e.finished.result = cpu_->score(*cpu_gray(ref), *cpu_gray(dst));
       e.finished.ok = true;
       e.done = true;
     } else {
@@ -71,6 +73,25 @@ std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
   }
   queue_.push_back(std::move(e));
   return pop_ready();
+}
+
+std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
+                                                       std::shared_ptr<const GrayImage> ref,
+                                                       std::shared_ptr<const GrayImage> dst) {
+  return submit_images(tag, std::move(ref), std::move(dst),
+                       [](const std::shared_ptr<const GrayImage>& g) { return g; });
+}
+
+std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
+                                                       std::shared_ptr<const SourceImage> ref,
+                                                       std::shared_ptr<const SourceImage> dst) {
+  // Colour samples only reach the host conversion on the CPU backend; a GPU worker's decoder
+  // keeps them (load_source_image) so the device converts them.
+  return submit_images(tag, std::move(ref), std::move(dst),
+                       [](const std::shared_ptr<const SourceImage>& s) {
+                         return s->has_colour() ? std::make_shared<const GrayImage>(gray_of(*s))
+                                                : std::shared_ptr<const GrayImage>(s, &s->gray);
+                       });
 }
 
 std::vector<BatchScorer::Finished> BatchScorer::submit_device(std::uint64_t tag,

@@ -33,6 +33,10 @@ class BatchScorer {
   // Errors of this pair's inputs become a Finished with ok == false; GpuError propagates.
   std::vector<Finished> submit(std::uint64_t tag, std::shared_ptr<const GrayImage> ref,
                                std::shared_ptr<const GrayImage> dst);
+  // The same for decoded source images: colour samples go to the GPU as they are (converted
+  // there); the CPU backend converts them on the host first. Scores are the same either way.
+  std::vector<Finished> submit(std::uint64_t tag, std::shared_ptr<const SourceImage> ref,
+                               std::shared_ptr<const SourceImage> dst);
   // Queues a pair of device images (mad/device_image.h; CUDA backend only, else GpuError), on
   // the current device, which must hold them. They must stay valid until the pair is returned.
   std::vector<Finished> submit_device(std::uint64_t tag, const DeviceImage& ref,
@@ -50,14 +54,19 @@ class BatchScorer {
     Finished finished;
     bool done = false;
     std::uint64_t ticket = 0;
-    PairSetup pair;  // GPU: what the collected indices are assembled with
-    std::shared_ptr<const GrayImage> ref, dst;  // kept alive while the GPU reads them
+    PairSetup pair;                        // GPU: what the collected indices are assembled with
+    std::shared_ptr<const void> ref, dst;  // the images, kept alive while the GPU reads them
     double start = 0;
   };
   void complete_oldest_gpu();
   // Submits an entry whose pair is set up to the GPU (waiting for room first).
   void enqueue_gpu(Entry& e, const CudaInput& ref, const CudaInput& dst);
   std::vector<Finished> pop_ready();
+  // submit() for either image type: `cpu_gray(image pointer)` gives the CPU backend a pointer
+  // to its gray image.
+  template <class Image, class CpuGray>
+  std::vector<Finished> submit_images(std::uint64_t tag, std::shared_ptr<const Image> ref,
+                                      std::shared_ptr<const Image> dst, CpuGray cpu_gray);
 
   ScoreOptions options_;
   Backend backend_;

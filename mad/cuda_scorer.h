@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/image.h"
+#include "common/image_io.h"
 #include "mad/device_image.h"
 #include "mad/options.h"
 #include "mad/score.h"
@@ -16,17 +17,21 @@ namespace mad {
 
 // One image as the GPU backend takes it: the double plane and, for 8-bit images, the same
 // values as uint8 (width*height, tightly packed), which is what travels to the device.
+// Or 8-bit colour samples (`colour` set, `pixels` unused): uploaded as they are and turned into
+// gray on the device by the gray kernel (MATLAB weighting, bit-identical to the host).
 // Or an image already in device memory (`device` set, `pixels` unused): gathered on the
 // device, never copied through the host (mad/device_image.h).
 struct CudaInput {
   CudaInput() = default;
   CudaInput(ImageView<const double> p, const std::uint8_t* g8 = nullptr) : pixels(p), gray8(g8) {}
+  explicit CudaInput(const RawImage8* c) : colour(c) {}
   explicit CudaInput(const DeviceImage* d) : device(d) {}
   ImageView<const double> pixels;
   const std::uint8_t* gray8 = nullptr;  // null: derived from `pixels` when they fit uint8
+  const RawImage8* colour = nullptr;    // set: interleaved RGB or RGBA, read before submit returns
   const DeviceImage* device = nullptr;  // set: a device image, valid until submit() returns
-  int width() const { return device ? device->width : pixels.width; }
-  int height() const { return device ? device->height : pixels.height; }
+  int width() const { return device ? device->width : colour ? colour->width : pixels.width; }
+  int height() const { return device ? device->height : colour ? colour->height : pixels.height; }
 };
 
 class CudaScorer {

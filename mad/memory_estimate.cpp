@@ -76,11 +76,13 @@ GpuPairMemory estimate_gpu_pair_memory(int width, int height, Precision precisio
   const std::size_t full = rows * cols * cplx;
   m.cufft_work = 2 * dev(half) + dev(std::max(half, kOrientations * full));
 
-  // mad/pair_slot_cuda.cu: pair uploads as uint8 and as double (2P each), the pair widened
-  // to Real, the two pooled sums, map.HI | map.LO.
-  m.staging = dev(2 * p) + dev(2 * p * 8) + dev(2 * p * real) + dev(2 * 8) + dev(2 * p * real);
-  // The same slot's page-locked host buffers: uint8 and double staging, sums, maps.
-  m.host_pinned = 2 * p + 2 * p * 8 + 2 * 8 + 2 * p * real;
+  // mad/pair_slot_cuda.cu: pair uploads as uint8, as double and as colour samples (4 bytes a
+  // pixel, RGBA at most; 2P each), the pair widened to Real, the two pooled sums, map.HI |
+  // map.LO. The double and colour buffers exist only once such an image came; both count.
+  m.staging = dev(2 * p) + dev(2 * p * 8) + dev(2 * p * 4) + dev(2 * p * real) + dev(2 * 8) +
+              dev(2 * p * real);
+  // The same slot's page-locked host buffers: uint8, double and colour staging, sums, maps.
+  m.host_pinned = 2 * p + 2 * p * 8 + 2 * p * 4 + 2 * 8 + 2 * p * real;
   return m;
 }
 

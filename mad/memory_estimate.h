@@ -28,7 +28,7 @@ struct GpuPairMemory {
   std::size_t detection = 0;    // DetectionStageCuda: luminance table, C_s, spectrum, planes, grids
   std::size_t appearance = 0;   // AppearanceStageCuda without the bank: spectrum, 4 subbands, stats
   std::size_t cufft_work = 0;   // work areas: detection's two plans, appearance's shared one
-  std::size_t staging = 0;      // PairSlot: uint8/double uploads, widened pair, sums, maps
+  std::size_t staging = 0;      // PairSlot: uint8/double/colour uploads, widened pair, sums, maps
   std::size_t host_pinned = 0;  // page-locked host staging of one slot (host memory, not device)
 
   // Device bytes of one slot, the shared bank excluded.

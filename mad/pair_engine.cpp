@@ -164,19 +164,24 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
       std::vector<PairPaths> paths;
       for (std::size_t j : list)
         paths.push_back({jobs[j].ref, jobs[j].dist, !jobs[j].error.empty()});
-      PairPrefetcher prefetcher(std::move(paths), prefetch_depth(options, report.workers));
+      PairPrefetcher prefetcher(std::move(paths), prefetch_depth(options, report.workers),
+                                /*keep_colour=*/gpu);
       auto deliver = [&](std::vector<BatchScorer::Finished> finished) {
         for (auto& f : finished) {
           std::lock_guard<std::mutex> lock(mutex);
           delivery.accept(list[f.tag], std::move(f), w);
         }
       };
+      double waited = 0.0;  // this worker's time blocked on decoding
       for (std::size_t i = 0; i < list.size(); ++i) {
         {
           std::lock_guard<std::mutex> lock(mutex);  // should_stop sees on_done's effects
           if (stop.load() || (should_stop && should_stop())) break;
         }
+        const auto wait_start = std::chrono::steady_clock::now();
         LoadedPair pair = prefetcher.next();
+        waited +=
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - wait_start).count();
         const std::string& error = jobs[list[i]].error.empty() ? pair.error : jobs[list[i]].error;
         if (!error.empty())
           deliver(batch.submit_failed(i, error));
@@ -184,6 +189,8 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
           deliver(batch.submit(i, pair.ref, pair.dist));
       }
       deliver(batch.drain());
+      std::lock_guard<std::mutex> lock(mutex);
+      report.decode_wait_seconds += waited;
     } catch (...) {
       std::lock_guard<std::mutex> lock(mutex);
       if (!first_error) first_error = std::current_exception();

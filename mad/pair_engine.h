@@ -63,6 +63,9 @@ struct EngineReport {
   std::vector<std::string> devices;    // one line per worker (GPU name, or "cpu: N threads")
   std::size_t scored = 0, failed = 0;  // outcomes delivered
   double seconds = 0.0;                // wall time from the first decode to the last outcome
+  // Time the workers spent waiting for a decoded pair, summed over workers: near `seconds`
+  // times the workers, decoding is what limits the run; near 0, scoring is.
+  double decode_wait_seconds = 0.0;
 };
 
 // The resolved backend and worker count for `options` (throws GpuError when --gpus asks for

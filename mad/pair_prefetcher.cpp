@@ -10,19 +10,21 @@ namespace mad {
 struct PairPrefetcher::RefCache {
   std::mutex mutex;
   std::string path;
-  std::shared_future<std::shared_ptr<const GrayImage>> image;
+  std::shared_future<std::shared_ptr<const SourceImage>> image;
 };
 
-std::size_t decoded_pair_bytes(const GrayImage& ref, const GrayImage& dist) {
-  const auto bytes = [](const GrayImage& g) {
-    return g.pixels.pixel_count() * sizeof(double) + g.gray8.size();
+std::size_t decoded_pair_bytes(const SourceImage& ref, const SourceImage& dist) {
+  const auto bytes = [](const SourceImage& s) {
+    return s.gray.pixels.pixel_count() * sizeof(double) + s.gray.gray8.size() +
+           s.colour.samples.size();
   };
   return bytes(ref) + bytes(dist);
 }
 
-PairPrefetcher::PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth)
+PairPrefetcher::PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth, bool keep_colour)
     : pairs_(std::move(pairs)),
       depth_(depth),
+      keep_colour_(keep_colour),
       lookahead_(std::max<std::size_t>(1, std::min(depth.initial_pairs, depth.max_pairs))),
       pending_(pairs_.size()),
       ref_cache_(std::make_shared<RefCache>()) {
@@ -47,23 +49,23 @@ void PairPrefetcher::schedule_until(std::size_t end) {
     }
     // The reference decode is shared: consecutive pairs with the same reference path wait on
     // one decode instead of repeating it.
-    std::shared_future<std::shared_ptr<const GrayImage>> ref_future;
+    std::shared_future<std::shared_ptr<const SourceImage>> ref_future;
     {
       std::lock_guard<std::mutex> lock(ref_cache_->mutex);
       if (ref_cache_->path != paths.ref || !ref_cache_->image.valid()) {
         ref_cache_->path = paths.ref;
-        ref_cache_->image = std::async(std::launch::async, [p = paths.ref] {
-                              return std::shared_ptr<const GrayImage>(
-                                  std::make_shared<GrayImage>(load_gray_image(p)));
+        ref_cache_->image = std::async(std::launch::async, [p = paths.ref, k = keep_colour_] {
+                              return std::shared_ptr<const SourceImage>(
+                                  std::make_shared<SourceImage>(load_source_image(p, k)));
                             }).share();
       }
       ref_future = ref_cache_->image;
     }
-    pending_[i] = std::async(std::launch::async, [i, paths, ref_future] {
+    pending_[i] = std::async(std::launch::async, [i, paths, ref_future, k = keep_colour_] {
       LoadedPair out;
       out.index = i;
       try {
-        out.dist = std::make_shared<GrayImage>(load_gray_image(paths.dist));
+        out.dist = std::make_shared<SourceImage>(load_source_image(paths.dist, k));
         out.ref = ref_future.get();
       } catch (const std::exception& e) {
         out.error = e.what();

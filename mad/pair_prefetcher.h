@@ -1,6 +1,7 @@
 // Decodes image pairs ahead of the scorer on background threads, handing them out in list
 // order, so decoding (CPU) overlaps scoring (CPU or GPU). A pair that fails to decode is handed
-// out with its error instead of stopping the run.
+// out with its error instead of stopping the run. For a GPU worker 8-bit colour files keep their
+// samples (SourceImage::colour): the device converts them, so no core spends time on it.
 #pragma once
 
 #include <cstddef>
@@ -14,9 +15,9 @@
 namespace mad {
 
 struct LoadedPair {
-  std::size_t index = 0;                 // position in the input list
-  std::shared_ptr<const GrayImage> ref;  // shared between pairs with the same reference path
-  std::shared_ptr<const GrayImage> dist;
+  std::size_t index = 0;                   // position in the input list
+  std::shared_ptr<const SourceImage> ref;  // shared between pairs with the same reference path
+  std::shared_ptr<const SourceImage> dist;
   std::string error;  // non-empty when decoding failed
 };
 
@@ -36,12 +37,13 @@ struct PrefetchDepth {
   std::size_t memory_budget_bytes = std::size_t{1} << 30;
 };
 
-// Host bytes of a decoded pair (both gray planes, double and 8-bit).
-std::size_t decoded_pair_bytes(const GrayImage& ref, const GrayImage& dist);
+// Host bytes of a decoded pair (both gray planes, double and 8-bit, or colour samples).
+std::size_t decoded_pair_bytes(const SourceImage& ref, const SourceImage& dist);
 
 class PairPrefetcher {
  public:
-  PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth);
+  // keep_colour: decode with load_source_image(path, true) (for a GPU worker).
+  PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth, bool keep_colour = false);
   ~PairPrefetcher();
   bool has_next() const { return next_ < pairs_.size(); }
   // Blocks until the next pair in list order is decoded.
@@ -53,6 +55,7 @@ class PairPrefetcher {
   void schedule_until(std::size_t end);
   std::vector<PairPaths> pairs_;
   PrefetchDepth depth_;
+  bool keep_colour_;
   std::size_t lookahead_;
   bool sized_ = false;  // lookahead_ set from a decoded pair's size
   std::size_t next_ = 0;

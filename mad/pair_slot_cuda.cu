@@ -7,6 +7,7 @@
 #include "common/cuda_check.h"
 #include "common/kernel_launch.cuh"
 #include "detection/detection.h"
+#include "kernels/gray.h"
 #include "mad/device_gather_cuda.h"
 #include "mad/device_image.h"
 
@@ -67,7 +68,8 @@ PairSlot<Real>::PairSlot(int width, int height, const std::string& a5_variant,
 template <class Real>
 std::size_t PairSlot<Real>::device_bytes() const {
   return appearance_.device_memory().total() - appearance_.device_memory().bank + dev_u8_.bytes() +
-         dev_f64_.bytes() + dev_images_.bytes() + dev_sums_.bytes() + dev_maps_.bytes();
+         dev_rgb_.bytes() + dev_f64_.bytes() + dev_images_.bytes() + dev_sums_.bytes() +
+         dev_maps_.bytes();
 }
 
 namespace {
@@ -90,11 +92,26 @@ bool narrow_to_u8(ImageView<const double> img, std::uint8_t* u8) {
 }  // namespace
 
 template <class Real>
-bool PairSlot<Real>::pack(const CudaInput& src, int role, bool compare, bool& as_u8) {
+bool PairSlot<Real>::pack(const CudaInput& src, int role, bool compare, Form& form) {
   std::uint8_t* u8 = host_u8_.get() + role * pixels_;
   // Compare before overwriting: the staging still holds the previous image of this role.
+  if (src.colour) {
+    const RawImage8& c = *src.colour;
+    if (c.channels != 3 && c.channels != 4)
+      throw InvalidArgument("PairSlot: colour images need 3 or 4 channels");
+    if (host_rgb_.size() == 0) {
+      host_rgb_ = cuda::PinnedBuffer<std::uint8_t>(2 * 4 * pixels_);
+      dev_rgb_ = cuda::DeviceBuffer<std::uint8_t>(2 * 4 * pixels_);
+    }
+    form = c.channels == 3 ? Form::Rgb3 : Form::Rgb4;
+    std::uint8_t* rgb = host_rgb_.get() + role * 4 * pixels_;
+    const std::size_t bytes = pixels_ * static_cast<std::size_t>(c.channels);
+    const bool changed = !compare || std::memcmp(rgb, c.samples.data(), bytes) != 0;
+    if (changed) std::memcpy(rgb, c.samples.data(), bytes);
+    return changed;
+  }
   if (src.gray8) {
-    as_u8 = true;
+    form = Form::Gray8;
     const bool changed = !compare || std::memcmp(u8, src.gray8, pixels_) != 0;
     if (changed) std::memcpy(u8, src.gray8, pixels_);
     return changed;
@@ -103,16 +120,16 @@ bool PairSlot<Real>::pack(const CudaInput& src, int role, bool compare, bool& as
     // No uint8 plane given: narrow into a scratch copy first so the comparison stays possible.
     narrow_scratch_.resize(pixels_);
     if (narrow_to_u8(src.pixels, narrow_scratch_.data())) {
-      as_u8 = true;
+      form = Form::Gray8;
       const bool changed = std::memcmp(u8, narrow_scratch_.data(), pixels_) != 0;
       if (changed) std::memcpy(u8, narrow_scratch_.data(), pixels_);
       return changed;
     }
   } else if (narrow_to_u8(src.pixels, u8)) {
-    as_u8 = true;
+    form = Form::Gray8;
     return true;
   }
-  as_u8 = false;
+  form = Form::F64;
   if (host_f64_.size() == 0) {
     host_f64_ = cuda::PinnedBuffer<double>(2 * pixels_);
     dev_f64_ = cuda::DeviceBuffer<double>(2 * pixels_);
@@ -129,6 +146,60 @@ bool PairSlot<Real>::pack(const CudaInput& src, int role, bool compare, bool& as
 }
 
 template <class Real>
+std::size_t PairSlot<Real>::upload(int role, Form form, Real* target, cudaStream_t s) {
+  const std::size_t offset = role * pixels_;
+  if (form == Form::F64) {
+    MAD_CUDA_CHECK(cudaMemcpyAsync(dev_f64_.get() + offset, host_f64_.get() + offset,
+                                   pixels_ * sizeof(double), cudaMemcpyHostToDevice, s));
+    widen(dev_f64_.get() + offset, target, pixels_, s);
+    return pixels_ * sizeof(double);
+  }
+  std::size_t bytes = pixels_;
+  if (form == Form::Gray8) {
+    MAD_CUDA_CHECK(cudaMemcpyAsync(dev_u8_.get() + offset, host_u8_.get() + offset, pixels_,
+                                   cudaMemcpyHostToDevice, s));
+  } else {
+    // Colour: the samples travel once and the registry's default gray kernel (MATLAB weighting,
+    // exact fixed point: bit-identical to the host's rgb2gray) writes the uint8 plane.
+    const int channels = form == Form::Rgb3 ? 3 : 4;
+    bytes = pixels_ * static_cast<std::size_t>(channels);
+    std::uint8_t* rgb = dev_rgb_.get() + role * 4 * pixels_;
+    MAD_CUDA_CHECK(cudaMemcpyAsync(rgb, host_rgb_.get() + role * 4 * pixels_, bytes,
+                                   cudaMemcpyHostToDevice, s));
+    const kernels::RgbView8 view = kernels::interleaved_rgb(
+        ImageView<const std::uint8_t>(rgb, width_ * channels, height_), channels);
+    kernels::gray_variants().find("").launch(
+        view, kernels::GrayWeighting::Matlab,
+        ImageView<std::uint8_t>(dev_u8_.get() + offset, width_, height_), s);
+  }
+  widen(dev_u8_.get() + offset, target, pixels_, s);
+  return bytes;
+}
+
+template <class Real>
+template <class Enqueue>
+void PairSlot<Real>::enqueue_side(cuda::GraphExec& graph, std::size_t& graph_bytes, bool use_graph,
+                                  Enqueue&& enqueue) {
+  cudaStream_t s = stream_.get();
+  if (use_graph && !graphs_refused_ && graph.empty()) {
+    try {
+      graph = cuda::GraphExec::capture(s, [&] { graph_bytes = enqueue(); });
+    } catch (const GpuError&) {
+      // Something in the sequence cannot be captured (e.g. a registered variant that allocates
+      // while it runs): clear the error and run this slot without graphs from now on.
+      cudaGetLastError();
+      graphs_refused_ = true;
+    }
+  }
+  if (use_graph && !graph.empty() && !graphs_refused_) {
+    graph.launch(s);
+    add_gpu_transfer(graph_bytes, 0);
+  } else {
+    add_gpu_transfer(enqueue(), 0);
+  }
+}
+
+template <class Real>
 void PairSlot<Real>::submit(const CudaInput& ref_in, const CudaInput& dst_in, bool uint8_luminance,
                             bool want_maps) {
   if (busy_) throw Error("PairSlot::submit on a busy slot");
@@ -140,12 +211,13 @@ void PairSlot<Real>::submit(const CudaInput& ref_in, const CudaInput& dst_in, bo
   // The reference side is reused only when the same pixels travel the same way and the
   // luminance rule is unchanged. A device reference is never compared (that would cost a
   // pass over both images); it is always prepared anew.
-  bool ref_u8 = false, dst_u8 = false;
+  Form ref_form = Form::F64, dst_form = Form::F64;
   const bool comparable =
       have_reference_ && reference_uint8_luminance_ == uint8_luminance && !ref_in.device;
-  bool ref_changed = ref_in.device || pack(ref_in, 0, comparable, ref_u8);
-  if (comparable && ref_u8 != reference_was_u8_) ref_changed = true;
-  if (!dst_in.device) pack(dst_in, 1, false, dst_u8);
+  bool ref_changed = ref_in.device || pack(ref_in, 0, comparable, ref_form);
+  // The staging of another form holds other bytes: equal bytes prove nothing then.
+  if (comparable && ref_form != reference_form_) ref_changed = true;
+  if (!dst_in.device) pack(dst_in, 1, false, dst_form);
   reused_reference_ = !ref_changed;
 
   // Device images: work the caller queued on its streams comes before our gather.
@@ -161,55 +233,73 @@ void PairSlot<Real>::submit(const CudaInput& ref_in, const CudaInput& dst_in, bo
 
   Real* d_ref = dev_images_.get();
   Real* d_dst = dev_images_.get() + pixels_;
-  auto upload = [&](const CudaInput& in, std::size_t offset, bool as_u8, Real* target) {
-    if (in.device) {
-      gather_device_image(*in.device, target, s);
-    } else if (as_u8) {
-      MAD_CUDA_CHECK(cudaMemcpyAsync(dev_u8_.get() + offset, host_u8_.get() + offset, pixels_,
-                                     cudaMemcpyHostToDevice, s));
-      add_gpu_transfer(pixels_, 0);
-      widen(dev_u8_.get() + offset, target, pixels_, s);
-    } else {
-      MAD_CUDA_CHECK(cudaMemcpyAsync(dev_f64_.get() + offset, host_f64_.get() + offset,
-                                     pixels_ * sizeof(double), cudaMemcpyHostToDevice, s));
-      add_gpu_transfer(pixels_ * sizeof(double), 0);
-      widen(dev_f64_.get() + offset, target, pixels_, s);
-    }
-  };
-  if (ref_changed) upload(ref_in, 0, ref_u8, d_ref);
-  upload(dst_in, pixels_, dst_u8, d_dst);
-
-  // ... and the caller's streams wait for the gather before touching the images again.
-  if (any_device) {
-    input_read_.record(s);
-    for (const CudaInput* in : {&ref_in, &dst_in})
-      if (in->device) MAD_CUDA_CHECK(cudaStreamWaitEvent(caller_stream(*in), input_read_.get(), 0));
-  }
-
-  if (ref_changed) {
-    detection_.prepare_reference(d_ref, uint8_luminance, s);
-    appearance_.prepare_reference(d_ref, s);
-    // The staging holds the reference only when it came from the host.
-    have_reference_ = !ref_in.device;
-    reference_was_u8_ = ref_u8;
-    reference_uint8_luminance_ = uint8_luminance;
-  }
   if (want_maps && dev_maps_.size() == 0) {
     dev_maps_ = cuda::DeviceBuffer<Real>(2 * pixels_);
     host_maps_ = cuda::PinnedBuffer<Real>(2 * pixels_);
   }
-  Real* map_hi = want_maps ? dev_maps_.get() : nullptr;
-  Real* map_lo = want_maps ? dev_maps_.get() + pixels_ : nullptr;
-  detection_.run_distorted(d_ref, d_dst, uint8_luminance, dev_sums_.get(), map_hi, s);
-  appearance_.run_distorted(d_dst, dev_sums_.get() + 1, map_lo, s);
-
-  MAD_CUDA_CHECK(cudaMemcpyAsync(host_sums_.get(), dev_sums_.get(), 2 * sizeof(double),
-                                 cudaMemcpyDeviceToHost, s));
-  add_gpu_transfer(0, 2 * sizeof(double));
-  if (want_maps) {
-    MAD_CUDA_CHECK(cudaMemcpyAsync(host_maps_.get(), dev_maps_.get(), 2 * pixels_ * sizeof(Real),
+  auto prepare_reference = [&] {
+    detection_.prepare_reference(d_ref, uint8_luminance, s);
+    appearance_.prepare_reference(d_ref, s);
+  };
+  auto run_distorted = [&] {
+    Real* map_hi = want_maps ? dev_maps_.get() : nullptr;
+    Real* map_lo = want_maps ? dev_maps_.get() + pixels_ : nullptr;
+    detection_.run_distorted(d_ref, d_dst, uint8_luminance, dev_sums_.get(), map_hi, s);
+    appearance_.run_distorted(d_dst, dev_sums_.get() + 1, map_lo, s);
+    MAD_CUDA_CHECK(cudaMemcpyAsync(host_sums_.get(), dev_sums_.get(), 2 * sizeof(double),
                                    cudaMemcpyDeviceToHost, s));
-    add_gpu_transfer(0, 2 * pixels_ * sizeof(Real));
+    if (want_maps)
+      MAD_CUDA_CHECK(cudaMemcpyAsync(host_maps_.get(), dev_maps_.get(), 2 * pixels_ * sizeof(Real),
+                                     cudaMemcpyDeviceToHost, s));
+  };
+
+  if (ref_in.device || dst_in.device) {
+    // Device inputs: gathered from the caller's memory, which differs from call to call, so
+    // never through a captured graph.
+    if (ref_changed) {
+      if (ref_in.device)
+        gather_device_image(*ref_in.device, d_ref, s);
+      else
+        add_gpu_transfer(upload(0, ref_form, d_ref, s), 0);
+    }
+    if (dst_in.device)
+      gather_device_image(*dst_in.device, d_dst, s);
+    else
+      add_gpu_transfer(upload(1, dst_form, d_dst, s), 0);
+    // ... and the caller's streams wait for the gather before touching the images again.
+    if (any_device) {
+      input_read_.record(s);
+      for (const CudaInput* in : {&ref_in, &dst_in})
+        if (in->device)
+          MAD_CUDA_CHECK(cudaStreamWaitEvent(caller_stream(*in), input_read_.get(), 0));
+    }
+    if (ref_changed) prepare_reference();
+    run_distorted();
+  } else {
+    const int luminance = uint8_luminance ? 1 : 0;
+    if (ref_changed) {
+      const int key = static_cast<int>(ref_form) * 2 + luminance;
+      enqueue_side(reference_graphs_[key], reference_graph_bytes_[key], cuda::kGraphsAllowed, [&] {
+        const std::size_t bytes = upload(0, ref_form, d_ref, s);
+        prepare_reference();
+        return bytes;
+      });
+    }
+    // The maps are rare (one pair at a time, --maps): their read-back stays out of the graphs.
+    const int key = static_cast<int>(dst_form) * 2 + luminance;
+    enqueue_side(distorted_graphs_[key], distorted_graph_bytes_[key],
+                 cuda::kGraphsAllowed && !want_maps, [&] {
+                   const std::size_t bytes = upload(1, dst_form, d_dst, s);
+                   run_distorted();
+                   return bytes;
+                 });
+  }
+  add_gpu_transfer(0, 2 * sizeof(double) + (want_maps ? 2 * pixels_ * sizeof(Real) : 0));
+  if (ref_changed) {
+    // The staging holds the reference only when it came from the host.
+    have_reference_ = !ref_in.device;
+    reference_form_ = ref_form;
+    reference_uint8_luminance_ = uint8_luminance;
   }
   done_.record(s);
   busy_ = true;

@@ -53,10 +53,24 @@ class PairSlot {
   bool reused_reference() const { return reused_reference_; }
 
  private:
-  // Packs `src` into staging (uint8 when it is 8-bit, else double); returns true when it
-  // differs from what staging held (or `compare` is false). Sets `as_u8`.
-  // role: 0 reference, 1 distorted (their halves of the staging).
-  bool pack(const CudaInput& src, int role, bool compare, bool& as_u8);
+  // How an image travels: as double, as a uint8 gray plane, or as 3- or 4-channel colour
+  // samples that the gray kernel turns into the uint8 plane on the device.
+  enum class Form { F64, Gray8, Rgb3, Rgb4 };
+  // Packs `src` into staging (colour samples as they are, uint8 when it is 8-bit gray, else
+  // double); returns true when it differs from what staging held (or `compare` is false).
+  // Sets `form`. role: 0 reference, 1 distorted (their halves of the staging).
+  bool pack(const CudaInput& src, int role, bool compare, Form& form);
+  // Enqueues the upload of a packed host image and its widening into `target`; returns the
+  // bytes it copies to the device.
+  std::size_t upload(int role, Form form, Real* target, cudaStream_t stream);
+  // Enqueues `enqueue` (which returns the bytes it uploads) on the slot's stream: the first time
+  // for a key through a captured graph that later calls replay (the sequences differ only by
+  // their key's form and luminance rule; every address is the slot's own), or directly when
+  // graphs cannot be used. Replaying saves the host the cost of ~40 kernel and cuFFT launches
+  // a side, which limited dataset runs (issue 12, goal 4).
+  template <class Enqueue>
+  void enqueue_side(cuda::GraphExec& graph, std::size_t& graph_bytes, bool use_graph,
+                    Enqueue&& enqueue);
 
   int width_, height_;
   std::size_t pixels_;
@@ -66,6 +80,8 @@ class PairSlot {
   cuda::PinnedBuffer<std::uint8_t> host_u8_;  // ref | dst as uint8
   cuda::PinnedBuffer<double> host_f64_;       // ref | dst as double (non-8-bit input)
   cuda::DeviceBuffer<std::uint8_t> dev_u8_;
+  cuda::PinnedBuffer<std::uint8_t> host_rgb_;  // ref | dst colour samples, 4 bytes a pixel each
+  cuda::DeviceBuffer<std::uint8_t> dev_rgb_;   // (both allocated at the first colour image)
   cuda::DeviceBuffer<double> dev_f64_;
   cuda::DeviceBuffer<Real> dev_images_;  // ref | dst widened to Real
   cuda::DeviceBuffer<double> dev_sums_;  // [sum eta_hi^2, sum eta_lo^2]
@@ -78,7 +94,14 @@ class PairSlot {
   bool busy_ = false;
   bool want_maps_ = false;
   bool have_reference_ = false;
-  bool reference_was_u8_ = false;
+  Form reference_form_ = Form::F64;
+  // Captured sequences, by form x 2 + uint8 luminance: the reference side (upload, widen,
+  // prepare_reference of both stages) and the distorted side (upload, widen, both stages'
+  // run_distorted, the read-back of the sums), with the bytes each uploads.
+  static constexpr int kGraphKeys = 8;
+  cuda::GraphExec reference_graphs_[kGraphKeys], distorted_graphs_[kGraphKeys];
+  std::size_t reference_graph_bytes_[kGraphKeys] = {}, distorted_graph_bytes_[kGraphKeys] = {};
+  bool graphs_refused_ = false;  // a capture failed: this slot enqueues directly
   bool reference_uint8_luminance_ = false;
   bool reused_reference_ = false;
   std::vector<std::uint8_t> narrow_scratch_;  // see pack()

@@ -105,6 +105,10 @@ CudaInput cuda_input(const GrayImage& image) {
   return in;
 }
 
+CudaInput cuda_input(const SourceImage& image) {
+  return image.has_colour() ? CudaInput(&image.colour) : cuda_input(image.gray);
+}
+
 Scorer::Scorer(ScoreOptions options)
     : options_(std::move(options)), backend_(resolve_backend(options_.backend)) {
   if (backend_ == Backend::Cuda)
@@ -121,6 +125,15 @@ PairSetup setup_pair(const GrayImage& ref, const GrayImage& dst, const ScoreOpti
   p.width = ref.pixels.width();
   p.height = ref.pixels.height();
   p.input_class = resolve_input_class(ref, dst, options.input_class);
+  return p;
+}
+
+PairSetup setup_pair(const SourceImage& ref, const SourceImage& dst, const ScoreOptions& options) {
+  validate_pair_shape(ref.width(), ref.height(), dst.width(), dst.height());
+  PairSetup p;
+  p.width = ref.width();
+  p.height = ref.height();
+  p.input_class = resolve_input_class(ref.bit_depth(), dst.bit_depth(), options.input_class);
   return p;
 }
 

@@ -50,6 +50,7 @@ struct PairSetup {
 
 // Checks a pair before any work (validate_pair, resolve_input_class; throws as they do).
 PairSetup setup_pair(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options);
+PairSetup setup_pair(const SourceImage& ref, const SourceImage& dst, const ScoreOptions& options);
 
 // The one place a score is assembled, for every backend (CPU, GPU one pair, GPU batch):
 // combines the indices (spec §5) and records how they were computed. `backend` is the resolved
@@ -119,6 +120,8 @@ ScoreResult score(const GrayImage& ref, const GrayImage& dst, const ScoreOptions
 
 // The GPU backend's view of an image (its uint8 plane when it has one).
 CudaInput cuda_input(const GrayImage& image);
+// ... and of a source image (its colour samples when it holds them).
+CudaInput cuda_input(const SourceImage& image);
 
 // Wraps raw 0..255 values (e.g. synthetic test images) as an 8-bit or wider GrayImage.
 GrayImage make_gray_image(Image<double> pixels, int bit_depth = 8);

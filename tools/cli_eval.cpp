@@ -31,12 +31,16 @@ struct EvalArgs {
   std::uint64_t seed = datasets::BootstrapOptions{}.seed;
   bool make_synthetic = false;
   int synthetic_refs = 40;
+  int synthetic_types = 5;
+  bool synthetic_colour = false;
   std::string synthetic_size = "512x384";
 };
 
 int make_synthetic(const EvalArgs& a) {
   datasets::SyntheticSpec spec;
   spec.references = a.synthetic_refs;
+  spec.types = a.synthetic_types;
+  spec.colour = a.synthetic_colour;
   static const std::regex size("([1-9][0-9]{0,4})x([1-9][0-9]{0,4})");
   std::smatch m;
   if (!std::regex_match(a.synthetic_size, m, size) || (spec.width = std::stoi(m[1])) < 34 ||
@@ -46,16 +50,21 @@ int make_synthetic(const EvalArgs& a) {
     std::fprintf(stderr, "\rmad eval: writing references %d/%d", done, total);
   });
   std::fprintf(stderr,
-               "\nmad eval: wrote %zu pairs (%dx%d, KADID-10k layout, invented scores) to %s\n",
-               pairs, spec.width, spec.height, a.dir.c_str());
+               "\nmad eval: wrote %zu %s pairs (%dx%d, KADID-10k layout, invented scores) to %s\n",
+               pairs, spec.colour ? "RGB" : "gray", spec.width, spec.height, a.dir.c_str());
   return kExitOk;
 }
 
 // With --make-synthetic only the dataset is written: every scoring option would be ignored, and
 // without it the --synthetic-* options would be.
 void refuse_idle_options(const CLI::App& cmd, const EvalArgs& a) {
-  static const std::set<std::string> synthetic = {"DIR", "--make-synthetic", "--synthetic-refs",
-                                                  "--synthetic-size", "--threads"};
+  static const std::set<std::string> synthetic = {"DIR",
+                                                  "--make-synthetic",
+                                                  "--synthetic-refs",
+                                                  "--synthetic-types",
+                                                  "--synthetic-colour",
+                                                  "--synthetic-size",
+                                                  "--threads"};
   for (const CLI::Option* opt : cmd.get_options()) {
     if (opt->count() == 0) continue;
     const std::string name = opt->get_name();
@@ -173,9 +182,16 @@ Subcommand add_eval_command(CLI::App& root) {
   cmd->add_flag("--make-synthetic", a->make_synthetic,
                 "Write a synthetic dataset (KADID-10k layout, invented scores) into DIR and exit");
   cmd->add_option("--synthetic-refs", a->synthetic_refs,
-                  "References of --make-synthetic (x25 pairs each)")
+                  "References of --make-synthetic (x types x 5 levels pairs each)")
       ->capture_default_str()
-      ->check(decimal_in_range(1, 100000, "40 is the default"));
+      ->check(decimal_in_range(1, 99, "40 is the default"));
+  cmd->add_option("--synthetic-types", a->synthetic_types,
+                  "Distortion types of --make-synthetic: the first N of 25 KADID-10k-like "
+                  "types (25 with 81 references: KADID-10k's 10,125 pairs)")
+      ->capture_default_str()
+      ->check(decimal_in_range(1, 25, "5 is the default"));
+  cmd->add_flag("--synthetic-colour", a->synthetic_colour,
+                "RGB images for --make-synthetic (KADID-10k's format; default gray)");
   cmd->add_option("--synthetic-size", a->synthetic_size, "Image size of --make-synthetic, WxH")
       ->capture_default_str();
   return {cmd, [a, cmd] { return run(*cmd, *a); }};

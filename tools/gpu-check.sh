@@ -130,16 +130,20 @@ if [ -x "$build/bin/mad" ]; then
   note "first score, 512x512 whole process (median of 7): auto ${fs_auto} s, cpu ${fs_cpu} s, cuda ${fs_cuda} s (goal: auto <= cpu); ${fs_reason}"
 fi
 
-# Dataset throughput from files (issue 12, goal 4): mad eval on 2000 generated 512x384 gray PNG
-# pairs (80 references of 25), decoding ahead on every core, in both precisions.
+# Dataset throughput from files (issue 12, goal 4): mad eval on KADID-10k's shape, 10,125
+# generated 512x384 RGB PNG pairs (81 references of 125), decoding ahead on every core, the RGB
+# samples converted to gray on the GPU; in both precisions. The time the worker waited on
+# decoding says which side limits the run.
 if [ -x "$build/bin/mad" ]; then
-  syn=/tmp/gpu-check-synthetic
+  syn=/tmp/gpu-check-kadid
   rm -rf "$syn"
-  "$build/bin/mad" eval "$syn" --make-synthetic --synthetic-refs 80 > "$logs/synthetic.log" 2>&1
+  "$build/bin/mad" eval "$syn" --make-synthetic --synthetic-refs 81 --synthetic-types 25 \
+    --synthetic-colour > "$logs/synthetic.log" 2>&1
+  note "synthetic KADID-shaped set (rc=$?): $(grep -o 'wrote [^(]*' "$logs/synthetic.log" | head -1)"
   for p in double float; do
     "$build/bin/mad" eval "$syn" --precision "$p" --out "$logs/eval_$p.csv" --force --bootstrap 10 \
       > "$logs/eval_$p.log" 2>&1
-    note "eval, 2000 synthetic 512x384 gray PNG pairs, $p (rc=$?): $(grep -o 'scoring: [^;]*' "$logs/eval_$p.log" | head -1)"
+    note "GOAL eval, 10,125 RGB 512x384 PNG pairs, $p (rc=$?): $(grep -o 'scoring: [^;]*' "$logs/eval_$p.log" | head -1) (goal >= 4000 pairs/s)"
   done
 fi
 

@@ -18,9 +18,7 @@
 namespace mad {
 namespace {
 
-bool same_bits(double a, double b) {
-  return std::memcmp(&a, &b, sizeof a) == 0;
-}
+using test::same_bits;
 
 bool same_bits(const Image<double>& a, const Image<double>& b) {
   if (a.width() != b.width() || a.height() != b.height()) return false;

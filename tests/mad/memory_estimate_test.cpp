@@ -171,10 +171,11 @@ TEST(CpuMemoryCheck, RefusesUpFrontWithTheNeedAndAThreadCountThatFits) {
 TEST(GpuMemoryEstimate, CountsEveryBufferOfASlot) {
   // 512x512 double: P = 2^18 pixels of 8 bytes = 2 MiB per real plane, so rounding to 2 MiB
   // pages is exact for full planes. Bank 9 planes; staging: uint8 pair (0.5 MiB -> 2), double
-  // pair (4), widened pair (4), sums (-> 2), maps (4) = 16 MiB.
+  // pair (4), colour pair at 4 bytes a pixel (2), widened pair (4), sums (-> 2), maps (4) =
+  // 18 MiB.
   const GpuPairMemory d = estimate_gpu_pair_memory(512, 512, Precision::Double);
   EXPECT_EQ(d.bank, 18 * kMiB);
-  EXPECT_EQ(d.staging, 16 * kMiB);
+  EXPECT_EQ(d.staging, 18 * kMiB);
   EXPECT_EQ(d.device_total(2), d.bank + 2 * d.slot());
   // Float halves the Real buffers; uint8/double uploads and double sums stay.
   const GpuPairMemory f = estimate_gpu_pair_memory(512, 512, Precision::Float);

@@ -13,6 +13,7 @@
 #include "mad/pair_engine.h"
 #include "mad/pair_prefetcher.h"
 #include "mad/score.h"
+#include "tests/support/test_support.h"
 
 namespace mad {
 namespace {
@@ -96,9 +97,7 @@ Delivered run(const std::vector<PairJob>& jobs, const EngineOptions& o, std::siz
   return d;
 }
 
-bool same_bits(double a, double b) {
-  return std::memcmp(&a, &b, sizeof a) == 0;
-}
+using test::same_bits;
 
 TEST(PairEngine, InOrderDeliversJobOrderFromSeveralWorkers) {
   const Images images("order");
@@ -111,6 +110,9 @@ TEST(PairEngine, InOrderDeliversJobOrderFromSeveralWorkers) {
   EXPECT_EQ(report.workers, 2);
   EXPECT_EQ(report.scored, jobs.size());
   EXPECT_EQ(report.failed, 0u);
+  // The workers' wait on decoding is part of their time: between 0 and workers x wall time.
+  EXPECT_GE(report.decode_wait_seconds, 0.0);
+  EXPECT_LE(report.decode_wait_seconds, report.workers * report.seconds);
   // Bit-identical to the single-pair API.
   ScoreOptions so;
   so.backend = Backend::Cpu;
@@ -165,7 +167,7 @@ TEST(PairPrefetcher, DepthFollowsTheMemoryBudgetOfTheFirstPair) {
   for (std::uint32_t i = 0; i < 12; ++i)
     paths.push_back({images.write("r" + std::to_string(i) + ".png", i),
                      images.write("d" + std::to_string(i) + ".png", 50 + i)});
-  const GrayImage one = load_gray_image(paths[0].ref);
+  const SourceImage one = load_source_image(paths[0].ref, false);
   const std::size_t pair_bytes = decoded_pair_bytes(one, one);
   EXPECT_EQ(pair_bytes, 2u * kSide * kSide * (sizeof(double) + 1));
 
@@ -177,7 +179,7 @@ TEST(PairPrefetcher, DepthFollowsTheMemoryBudgetOfTheFirstPair) {
       const LoadedPair p = prefetcher.next();
       EXPECT_EQ(p.index, i);
       EXPECT_TRUE(p.error.empty()) << p.error;
-      EXPECT_TRUE(p.dist && p.dist->pixels.width() == kSide);
+      EXPECT_TRUE(p.dist && p.dist->width() == kSide);
       if (i == 0) after = prefetcher.lookahead();
     }
     return std::make_pair(initial, after);

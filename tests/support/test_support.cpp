@@ -128,6 +128,10 @@ void write_random_png(const std::string& path, int width, int height, std::uint3
   save_png8(path, raw);
 }
 
+bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
 double max_abs_diff(ImageView<const double> a, ImageView<const double> b) {
   if (a.width != b.width || a.height != b.height) return std::numeric_limits<double>::infinity();
   double worst = 0;

@@ -43,6 +43,10 @@ std::filesystem::path fresh_scratch_dir(const std::string& name);
 void write_random_png(const std::string& path, int width, int height, std::uint32_t seed,
                       int channels = 1);
 
+// True when a and b have the same bit pattern (a claim of bit-identity, stricter than ==:
+// -0.0 differs from 0.0 and a NaN equals only itself).
+bool same_bits(double a, double b);
+
 // Largest |a-b| over two equally sized views (ignores NaN/Inf mismatches: they count as +inf).
 double max_abs_diff(ImageView<const double> a, ImageView<const double> b);
 // max |a-b| / max(|b|, floor) — relative error with a floor for near-zero reference values.

@@ -273,6 +273,21 @@ std::vector<Row> eval_rows() {
       {"--synthetic-refs", "--synthetic-refs 2", false, "only applies with --make-synthetic"},
       {"--synthetic-refs", "eval more --make-synthetic --synthetic-refs 0", false, "outside [1,"},
       {"--synthetic-size", "eval more --make-synthetic --synthetic-size 20x20", false, ">= 34"},
+      {"--synthetic-types",
+       "eval typ --make-synthetic --synthetic-refs 1 --synthetic-types 25 --synthetic-size 34x34",
+       false, "", [](auto&) { EXPECT_EQ(lines(text("typ/dmos.csv")), 126u); }},
+      {"--synthetic-types", "eval more --make-synthetic --synthetic-types 26", false,
+       "outside [1,"},
+      {"--synthetic-types", "--synthetic-types 2", false, "only applies with --make-synthetic"},
+      {"--synthetic-colour",
+       "eval col --make-synthetic --synthetic-refs 1 --synthetic-types 1 --synthetic-colour "
+       "--synthetic-size 34x34",
+       false, "",
+       [](auto&) {
+         EXPECT_EQ(load_raw_image8((g_dir / "col/images/I01.png").string()).channels, 3);
+         EXPECT_EQ(load_raw_image8((g_dir / "col/images/I01_01_01.png").string()).channels, 3);
+       }},
+      {"--synthetic-colour", "--synthetic-colour", false, "only applies with --make-synthetic"},
   };
 }
 

@@ -1,0 +1,82 @@
+// The synthetic dataset generator: every one of the 25 distortion types on gray and RGB images,
+// and the KADID-10k layout it writes (names, counts, channels).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "common/image_io.h"
+#include "datasets/synthetic_dataset.h"
+#include "tests/support/test_support.h"
+
+namespace mad::datasets {
+namespace {
+
+// Types that only move colour: on a gray image (three equal channels) they change nothing.
+bool colour_only(int type) {
+  return type == 4 || type == 7 || type == 8;
+}
+
+TEST(SyntheticDataset, TheTypesAreKadidsTwentyFive) {
+  const std::set<int> types(std::begin(kSyntheticTypes), std::end(kSyntheticTypes));
+  EXPECT_EQ(types.size(), 25u);
+  EXPECT_EQ(*types.begin(), 1);
+  EXPECT_EQ(*types.rbegin(), 25);
+  // The first five are the original set, so a default dataset is what it always was.
+  EXPECT_EQ(std::vector<int>(kSyntheticTypes, kSyntheticTypes + 5),
+            (std::vector<int>{1, 11, 21, 22, 25}));
+}
+
+TEST(SyntheticDataset, EveryTypeDistortsGrayAndColourImagesDeterministically) {
+  const RawImage8 gray = synthetic_reference(37, 35, 5u);
+  const RawImage8 colour = synthetic_colour_reference(37, 35, 5u);
+  ASSERT_EQ(colour.channels, 3);
+  ASSERT_EQ(colour.samples.size(), 3u * 37 * 35);
+  for (int type : kSyntheticTypes)
+    for (const RawImage8* ref : {&gray, &colour})
+      for (int level : {1, 5}) {
+        SCOPED_TRACE("type " + std::to_string(type) + ", level " + std::to_string(level) +
+                     ", channels " + std::to_string(ref->channels));
+        const RawImage8 d = synthetic_distortion(*ref, type, level, 9u);
+        EXPECT_EQ(d.width, ref->width);
+        EXPECT_EQ(d.height, ref->height);
+        EXPECT_EQ(d.channels, ref->channels);
+        ASSERT_EQ(d.samples.size(), ref->samples.size());
+        EXPECT_EQ(synthetic_distortion(*ref, type, level, 9u).samples, d.samples);
+        if (level == 5 && !(ref->channels == 1 && colour_only(type)))
+          EXPECT_NE(d.samples, ref->samples);
+      }
+  EXPECT_THROW(synthetic_distortion(gray, 26, 1, 1u), InvalidArgument);
+  EXPECT_THROW(synthetic_distortion(gray, 1, 6, 1u), InvalidArgument);
+  RawImage8 rgba = colour;
+  rgba.channels = 4;
+  EXPECT_THROW(synthetic_distortion(rgba, 1, 1, 1u), InvalidArgument);
+}
+
+TEST(SyntheticDataset, WritesKadidsLayoutInColour) {
+  const auto dir = test::fresh_scratch_dir("synthetic_kadid");
+  SyntheticSpec spec;
+  spec.references = 2;
+  spec.types = 25;
+  spec.levels = 1;
+  spec.colour = true;
+  spec.width = 34;
+  spec.height = 34;
+  EXPECT_EQ(write_synthetic_kadid(dir.string(), spec), 50u);
+  std::ifstream csv(dir / "dmos.csv");
+  std::string line;
+  std::size_t rows = 0;
+  std::getline(csv, line);
+  EXPECT_EQ(line, "dist_img,ref_img,dmos,var");
+  while (std::getline(csv, line)) ++rows;
+  EXPECT_EQ(rows, 50u);
+  EXPECT_EQ(load_raw_image8((dir / "images" / "I02.png").string()).channels, 3);
+  EXPECT_EQ(load_raw_image8((dir / "images" / "I02_24_01.png").string()).channels, 3);
+  spec.types = 26;
+  EXPECT_THROW(write_synthetic_kadid(dir.string(), spec), InvalidArgument);
+}
+
+}  // namespace
+}  // namespace mad::datasets

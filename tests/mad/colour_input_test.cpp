@@ -1,0 +1,145 @@
+// 8-bit colour images that reach the scorer as their RGB(A) samples (SourceImage::colour, issue
+// 12 goal 4): on the GPU the gray kernel converts them on the device, on the CPU the host does.
+// Either way the score must be bit-identical to scoring the host-converted gray image, including
+// when the GPU reuses a colour reference and when a reference changes form between pairs.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "common/image_io.h"
+#include "mad/batch_scorer.h"
+#include "mad/score.h"
+#include "tests/support/test_support.h"
+#include "tools/bench/bench_images.h"
+
+namespace mad {
+namespace {
+
+// A colour image whose channels differ (so the weighting matters) built around a bench image's
+// gray plane; `channels` 3 or 4 (the alpha samples are random: they must be ignored).
+SourceImage colour_image(const GrayImage& base, int channels, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  SourceImage s;
+  s.gray.bit_depth = 8;
+  s.gray.source_channels = channels;
+  if (channels == 4) s.gray.notes.push_back("alpha channel ignored");
+  s.colour.width = base.pixels.width();
+  s.colour.height = base.pixels.height();
+  s.colour.channels = channels;
+  for (int y = 0; y < s.colour.height; ++y)
+    for (int x = 0; x < s.colour.width; ++x) {
+      const int g = static_cast<int>(base.pixels(y, x));
+      const int jitter = static_cast<int>(rng() % 41) - 20;
+      s.colour.samples.push_back(static_cast<std::uint8_t>(std::clamp(g + jitter, 0, 255)));
+      s.colour.samples.push_back(static_cast<std::uint8_t>(g));
+      s.colour.samples.push_back(static_cast<std::uint8_t>(255 - g / 2));
+      if (channels == 4) s.colour.samples.push_back(static_cast<std::uint8_t>(rng()));
+    }
+  return s;
+}
+
+ScoreOptions options(Backend backend, Precision precision) {
+  ScoreOptions o;
+  o.backend = backend;
+  o.precision = precision;
+  return o;
+}
+
+void expect_same_bits(const ScoreResult& got, const ScoreResult& want, const std::string& what) {
+  EXPECT_TRUE(test::same_bits(got.mad, want.mad)) << what << ": " << got.mad << " vs " << want.mad;
+  EXPECT_TRUE(test::same_bits(got.hi, want.hi)) << what;
+  EXPECT_TRUE(test::same_bits(got.lo, want.lo)) << what;
+}
+
+// A PNG file decoded for a GPU worker keeps its samples, and gray_of gives back exactly what
+// load_gray_image makes of the same file (planes, bit depth, channels, notes).
+TEST(SourceImage, KeepsColourAndConvertsLikeTheGrayLoader) {
+  const auto dir = test::fresh_scratch_dir("source_image");
+  for (int channels : {1, 3}) {
+    const std::string path = (dir / ("c" + std::to_string(channels) + ".png")).string();
+    test::write_random_png(path, 37, 41, 7u + channels, channels);
+    const SourceImage kept = load_source_image(path, true);
+    const SourceImage converted = load_source_image(path, false);
+    const GrayImage gray = load_gray_image(path);
+    EXPECT_EQ(kept.has_colour(), channels == 3);
+    EXPECT_FALSE(converted.has_colour());
+    EXPECT_EQ(kept.width(), 37);
+    EXPECT_EQ(kept.height(), 41);
+    for (const SourceImage* s : {&kept, &converted}) {
+      const GrayImage g = gray_of(*s);
+      EXPECT_EQ(g.gray8, gray.gray8);
+      EXPECT_EQ(g.bit_depth, gray.bit_depth);
+      EXPECT_EQ(g.source_channels, gray.source_channels);
+      EXPECT_EQ(g.notes, gray.notes);
+      EXPECT_EQ(test::max_abs_diff(g.pixels.cview(), gray.pixels.cview()), 0.0);
+    }
+  }
+}
+
+// The pairs of the batch tests: (reference, distorted) indices into the images below, with a
+// reference repeated (reused on the GPU), changing form (colour -> gray -> colour with alpha)
+// and changing content.
+struct Plan {
+  int ref, dst;
+};
+const std::vector<Plan> kPlan = {{0, 1}, {0, 2}, {3, 2}, {0, 1}, {4, 1}, {4, 2}, {5, 1}, {0, 5}};
+
+void check_batch(Backend backend, Precision precision, int width, int height) {
+  const bench::BenchPair a = bench::make_bench_pair(width, height, 11u);
+  const bench::BenchPair b = bench::make_bench_pair(width, height, 12u);
+  // 0, 1, 2: colour; 3: the gray form of 0 (same gray pixels); 4: RGBA; 5: colour of b's ref.
+  std::vector<std::shared_ptr<const SourceImage>> images;
+  images.push_back(std::make_shared<SourceImage>(colour_image(a.ref, 3, 1u)));
+  images.push_back(std::make_shared<SourceImage>(colour_image(a.dst, 3, 2u)));
+  images.push_back(std::make_shared<SourceImage>(colour_image(b.dst, 3, 3u)));
+  auto gray0 = std::make_shared<SourceImage>();
+  gray0->gray = gray_of(*images[0]);
+  images.push_back(gray0);
+  images.push_back(std::make_shared<SourceImage>(colour_image(a.ref, 4, 4u)));
+  images.push_back(std::make_shared<SourceImage>(colour_image(b.ref, 3, 5u)));
+
+  // Expected: the host-converted gray images through the CPU scorer... or, on the GPU, through
+  // the same backend and precision one pair at a time (the conversion is what is tested).
+  Scorer single(options(backend, precision));
+  BatchScorer batch(options(backend, precision));
+  std::vector<BatchScorer::Finished> done;
+  for (std::size_t t = 0; t < kPlan.size(); ++t)
+    for (auto& f : batch.submit(t, images[kPlan[t].ref], images[kPlan[t].dst]))
+      done.push_back(std::move(f));
+  for (auto& f : batch.drain()) done.push_back(std::move(f));
+  ASSERT_EQ(done.size(), kPlan.size());
+  for (std::size_t t = 0; t < done.size(); ++t) {
+    ASSERT_EQ(done[t].tag, t);
+    ASSERT_TRUE(done[t].ok) << done[t].error;
+    const ScoreResult want =
+        single.score(gray_of(*images[kPlan[t].ref]), gray_of(*images[kPlan[t].dst]));
+    expect_same_bits(done[t].result, want,
+                     "pair " + std::to_string(t) + " at " + std::to_string(width) + "x" +
+                         std::to_string(height));
+  }
+  if (backend == Backend::Cuda) EXPECT_GT(batch.reference_reuses(), 0u);
+}
+
+TEST(ColourInput, CpuBatchScoresTheHostConversion) {
+  check_batch(Backend::Cpu, Precision::Double, 41, 37);
+}
+
+class ColourInputCuda : public ::testing::TestWithParam<Precision> {};
+
+// The 34x34 minimum, odd and prime sides, a non-square shape and a 16-byte-aligned row.
+TEST_P(ColourInputCuda, DeviceConversionIsBitIdenticalToTheHost) {
+  MAD_REQUIRE_GPU();
+  for (const auto& s : std::vector<std::pair<int, int>>{{34, 34}, {61, 37}, {131, 97}, {256, 96}})
+    check_batch(Backend::Cuda, GetParam(), s.first, s.second);
+}
+
+INSTANTIATE_TEST_SUITE_P(BothPrecisions, ColourInputCuda,
+                         ::testing::Values(Precision::Double, Precision::Float),
+                         [](const auto& info) { return to_string(info.param); });
+
+}  // namespace
+}  // namespace mad
