@@ -41,8 +41,11 @@ struct EvalReport {
   std::string started;  // local time the run began, "YYYY-MM-DD HH:MM:SS"
   EvalSettings settings;
   EvalCounts counts;
-  double score_seconds = 0.0;  // wall time of the scoring (this run's pairs only)
+  double score_seconds = 0.0;        // wall time of the scoring (this run's pairs only)
   double decode_wait_seconds = 0.0;  // of which the workers waited on decoding (summed)
+  std::size_t decoded_images = 0;    // decoded in this run, and the decoding time summed over
+  double decode_seconds = 0.0;       // the decode_threads threads (mad/pair_engine.h)
+  std::size_t decode_threads = 0;
   double stats_seconds = 0.0;  // statistics and bootstrap
   std::vector<std::string> notes;
   std::vector<std::string> missing;  // missing image names, dataset order

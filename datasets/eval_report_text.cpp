@@ -108,6 +108,9 @@ nlohmann::json report_to_json(const EvalReport& r) {
               {"pairs_in_statistics", r.points.size()},
               {"score_seconds", r.score_seconds},
               {"decode_wait_seconds", r.decode_wait_seconds},
+              {"decoded_images", r.decoded_images},
+              {"decode_seconds", r.decode_seconds},
+              {"decode_threads", r.decode_threads},
               {"pairs_per_second", pairs_per_second(r)},
               {"stats_seconds", r.stats_seconds}};
   j["sign_convention"] = sign_convention(r);
@@ -140,6 +143,12 @@ std::string report_to_text(const EvalReport& r) {
                 r.score_seconds, pairs_per_second(r), r.settings.workers,
                 r.settings.backend.c_str(), r.decode_wait_seconds, r.stats_seconds);
   out += buf;
+  if (r.decoded_images > 0) {
+    std::snprintf(buf, sizeof buf, "decoding: %zu images, %.2f ms each, on %zu thread(s)\n",
+                  r.decoded_images, 1e3 * r.decode_seconds / static_cast<double>(r.decoded_images),
+                  r.decode_threads);
+    out += buf;
+  }
   out += sign_convention(r) + "\n";
   if (!r.have_stats) return out + "statistics: fewer than two scored pairs\n";
   std::snprintf(buf, sizeof buf, "%-36s %6s  %-21s %-21s %-21s %-21s\n", "type", "pairs",

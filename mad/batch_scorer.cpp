@@ -67,7 +67,9 @@ std::vector<BatchScorer::Finished> BatchScorer::submit_images(std::uint64_t tag,
     e.done = true;
   }
   if (!e.done) {
-    enqueue_gpu(e, cuda_input(*ref), cuda_input(*dst));
+    CudaInput ref_input = cuda_input(*ref);
+    ref_input.identity = ref;  // the decoder shares one object between a reference's pairs
+    enqueue_gpu(e, ref_input, cuda_input(*dst));
     e.ref = std::move(ref);
     e.dst = std::move(dst);
   }

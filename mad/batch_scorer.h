@@ -30,6 +30,8 @@ class BatchScorer {
 
   Backend backend() const { return backend_; }
   // Queues a pair under the caller's `tag` and returns the pairs finished so far, in order.
+  // The images must not change once submitted: on the GPU a slot keeps its reference object
+  // and takes a later submission of the same object as the same pixels.
   // Errors of this pair's inputs become a Finished with ok == false; GpuError propagates.
   std::vector<Finished> submit(std::uint64_t tag, std::shared_ptr<const GrayImage> ref,
                                std::shared_ptr<const GrayImage> dst);

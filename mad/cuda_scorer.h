@@ -30,6 +30,10 @@ struct CudaInput {
   const std::uint8_t* gray8 = nullptr;  // null: derived from `pixels` when they fit uint8
   const RawImage8* colour = nullptr;    // set: interleaved RGB or RGBA, read before submit returns
   const DeviceImage* device = nullptr;  // set: a device image, valid until submit() returns
+  // Optional: the immutable host object the pixels belong to. A slot keeps its reference's
+  // identity (so the object outlives it and its address cannot be reused); a later reference
+  // with the same identity is known unchanged without comparing its bytes.
+  std::shared_ptr<const void> identity;
   int width() const { return device ? device->width : colour ? colour->width : pixels.width; }
   int height() const { return device ? device->height : colour ? colour->height : pixels.height; }
 };

@@ -191,6 +191,9 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
       deliver(batch.drain());
       std::lock_guard<std::mutex> lock(mutex);
       report.decode_wait_seconds += waited;
+      report.decoded_images += prefetcher.decoded_images();
+      report.decode_seconds += prefetcher.decode_seconds();
+      report.decode_threads += prefetcher.decode_threads();
     } catch (...) {
       std::lock_guard<std::mutex> lock(mutex);
       if (!first_error) first_error = std::current_exception();

@@ -66,6 +66,12 @@ struct EngineReport {
   // Time the workers spent waiting for a decoded pair, summed over workers: near `seconds`
   // times the workers, decoding is what limits the run; near 0, scoring is.
   double decode_wait_seconds = 0.0;
+  // Images decoded, the time their decoding took summed over the decoding threads, and those
+  // threads (all workers): decode_seconds / decode_threads near `seconds` means every decoding
+  // thread was busy the whole run.
+  std::size_t decoded_images = 0;
+  double decode_seconds = 0.0;
+  std::size_t decode_threads = 0;
 };
 
 // The resolved backend and worker count for `options` (throws GpuError when --gpus asks for

@@ -1,11 +1,67 @@
 #include "mad/pair_prefetcher.h"
 
 #include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <functional>
 #include <mutex>
+#include <thread>
 
 #include "common/error.h"
 
 namespace mad {
+
+// A fixed set of decoding threads fed from one queue. A 512x384 PNG decodes in milliseconds;
+// starting a thread for each (std::async) cost the scoring thread tens of microseconds a pair,
+// which a GPU worker scoring thousands of pairs a second cannot spare.
+class PairPrefetcher::DecodePool {
+ public:
+  explicit DecodePool(unsigned threads) {
+    for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { serve(); });
+  }
+  ~DecodePool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    ready_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+  std::size_t size() const { return threads_.size(); }
+
+  template <class F>
+  auto submit(F f) -> std::future<decltype(f())> {
+    auto task = std::make_shared<std::packaged_task<decltype(f())()>>(std::move(f));
+    auto future = task->get_future();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      queue_.emplace_back([task] { (*task)(); });
+    }
+    ready_.notify_one();
+    return future;
+  }
+
+ private:
+  void serve() {
+    for (;;) {
+      std::function<void()> job;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        ready_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+        if (queue_.empty()) return;  // stopping, nothing left
+        job = std::move(queue_.front());
+        queue_.pop_front();
+      }
+      job();  // a packaged_task: exceptions land in its future
+    }
+  }
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<std::function<void()>> queue_;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
 
 struct PairPrefetcher::RefCache {
   std::mutex mutex;
@@ -27,13 +83,37 @@ PairPrefetcher::PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth
       keep_colour_(keep_colour),
       lookahead_(std::max<std::size_t>(1, std::min(depth.initial_pairs, depth.max_pairs))),
       pending_(pairs_.size()),
-      ref_cache_(std::make_shared<RefCache>()) {
+      ref_cache_(std::make_shared<RefCache>()),
+      // As many threads as decodes may be in flight, up to the cores.
+      pool_(std::make_unique<DecodePool>(static_cast<unsigned>(std::clamp<std::size_t>(
+          depth.max_pairs, 1, std::max(1u, std::thread::hardware_concurrency()))))) {
   schedule_until(lookahead_);
 }
 
 PairPrefetcher::~PairPrefetcher() {
-  for (auto& f : pending_)
-    if (f.valid()) f.wait();
+  for (auto& p : pending_) {
+    if (p.dist.valid()) p.dist.wait();
+    if (p.ref.valid()) p.ref.wait();
+  }
+}
+
+std::size_t PairPrefetcher::decode_threads() const {
+  return pool_->size();
+}
+
+std::shared_ptr<const SourceImage> PairPrefetcher::decode(const std::string& path) {
+  const auto start = std::chrono::steady_clock::now();
+  struct Count {  // counted whether the decode succeeds or throws
+    PairPrefetcher* self;
+    std::chrono::steady_clock::time_point start;
+    ~Count() {
+      self->decode_nanoseconds_ += std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                       std::chrono::steady_clock::now() - start)
+                                       .count();
+      ++self->decoded_images_;
+    }
+  } count{this, start};
+  return std::make_shared<const SourceImage>(load_source_image(path, keep_colour_));
 }
 
 void PairPrefetcher::schedule_until(std::size_t end) {
@@ -44,33 +124,26 @@ void PairPrefetcher::schedule_until(std::size_t end) {
     if (paths.skip) {
       std::promise<LoadedPair> empty;
       empty.set_value(LoadedPair{i, nullptr, nullptr, ""});
-      pending_[i] = empty.get_future();
+      pending_[i].dist = empty.get_future();
       continue;
     }
     // The reference decode is shared: consecutive pairs with the same reference path wait on
-    // one decode instead of repeating it.
-    std::shared_future<std::shared_ptr<const SourceImage>> ref_future;
+    // one decode instead of repeating it. It is queued before its first distorted image.
     {
       std::lock_guard<std::mutex> lock(ref_cache_->mutex);
       if (ref_cache_->path != paths.ref || !ref_cache_->image.valid()) {
         ref_cache_->path = paths.ref;
-        ref_cache_->image = std::async(std::launch::async, [p = paths.ref, k = keep_colour_] {
-                              return std::shared_ptr<const SourceImage>(
-                                  std::make_shared<SourceImage>(load_source_image(p, k)));
-                            }).share();
+        ref_cache_->image = pool_->submit([this, p = paths.ref] { return decode(p); }).share();
       }
-      ref_future = ref_cache_->image;
+      pending_[i].ref = ref_cache_->image;
     }
-    pending_[i] = std::async(std::launch::async, [i, paths, ref_future, k = keep_colour_] {
+    pending_[i].dist = pool_->submit([this, i, p = paths.dist] {
       LoadedPair out;
       out.index = i;
       try {
-        out.dist = std::make_shared<SourceImage>(load_source_image(paths.dist, k));
-        out.ref = ref_future.get();
+        out.dist = decode(p);
       } catch (const std::exception& e) {
         out.error = e.what();
-        out.ref.reset();
-        out.dist.reset();
       }
       return out;
     });
@@ -79,7 +152,16 @@ void PairPrefetcher::schedule_until(std::size_t end) {
 
 LoadedPair PairPrefetcher::next() {
   if (next_ >= pairs_.size()) throw Error("PairPrefetcher: no more pairs");
-  LoadedPair p = pending_[next_].get();
+  Pending pending = std::move(pending_[next_]);
+  LoadedPair p = pending.dist.get();
+  if (p.error.empty() && pending.ref.valid()) {
+    try {
+      p.ref = pending.ref.get();
+    } catch (const std::exception& e) {
+      p.error = e.what();
+    }
+  }
+  if (!p.error.empty()) p.ref.reset(), p.dist.reset();
   ++next_;
   if (!sized_ && p.ref && p.dist) {
     sized_ = true;

@@ -4,6 +4,7 @@
 // samples (SourceImage::colour): the device converts them, so no core spends time on it.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <future>
 #include <memory>
@@ -50,6 +51,11 @@ class PairPrefetcher {
   LoadedPair next();
   // Pairs decoded ahead of the consumer now.
   std::size_t lookahead() const { return lookahead_; }
+  // Images decoded so far and the time their decoding took, summed over the decoding threads
+  // (so decoding's share of a run: decode_seconds / threads against the run's wall time).
+  std::size_t decoded_images() const { return decoded_images_.load(); }
+  double decode_seconds() const { return decode_nanoseconds_.load() * 1e-9; }
+  std::size_t decode_threads() const;
 
  private:
   void schedule_until(std::size_t end);
@@ -60,11 +66,23 @@ class PairPrefetcher {
   bool sized_ = false;  // lookahead_ set from a decoded pair's size
   std::size_t next_ = 0;
   std::size_t scheduled_ = 0;
-  std::vector<std::future<LoadedPair>> pending_;  // indexed by pair, moved out when consumed
+  // Per pair (moved out when consumed): the distorted image's decode and the shared one of
+  // its reference. A decode task never waits on another, so a fixed pool cannot deadlock.
+  struct Pending {
+    std::future<LoadedPair> dist;
+    std::shared_future<std::shared_ptr<const SourceImage>> ref;
+  };
+  std::vector<Pending> pending_;
+  std::atomic<std::size_t> decoded_images_{0};
+  std::atomic<long long> decode_nanoseconds_{0};
+  // Timed decoding of one file, counted above.
+  std::shared_ptr<const SourceImage> decode(const std::string& path);
   // The last decoded reference, reused while consecutive pairs share it (datasets list each
   // reference's distortions together).
   struct RefCache;
   std::shared_ptr<RefCache> ref_cache_;
+  class DecodePool;
+  std::unique_ptr<DecodePool> pool_;  // last member: joined first, before what its tasks use
 };
 
 }  // namespace mad

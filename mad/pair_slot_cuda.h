@@ -95,6 +95,7 @@ class PairSlot {
   bool want_maps_ = false;
   bool have_reference_ = false;
   Form reference_form_ = Form::F64;
+  std::shared_ptr<const void> reference_identity_;  // CudaInput::identity of the staged reference
   // Captured sequences, by form x 2 + uint8 luminance: the reference side (upload, widen,
   // prepare_reference of both stages) and the distorted side (upload, widen, both stages'
   // run_distorted, the read-back of the sums), with the bytes each uploads.

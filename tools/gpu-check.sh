@@ -143,7 +143,7 @@ if [ -x "$build/bin/mad" ]; then
   for p in double float; do
     "$build/bin/mad" eval "$syn" --precision "$p" --out "$logs/eval_$p.csv" --force --bootstrap 10 \
       > "$logs/eval_$p.log" 2>&1
-    note "GOAL eval, 10,125 RGB 512x384 PNG pairs, $p (rc=$?): $(grep -o 'scoring: [^;]*' "$logs/eval_$p.log" | head -1) (goal >= 4000 pairs/s)"
+    note "GOAL eval, 10,125 RGB 512x384 PNG pairs, $p (rc=$?): $(grep -o 'scoring: [^;]*' "$logs/eval_$p.log" | head -1) (goal >= 4000 pairs/s); $(grep -o '^decoding: .*' "$logs/eval_$p.log" | head -1)"
   done
 fi
 
