@@ -14,7 +14,9 @@ namespace {
 // Filter multiply of one scale (spec §4.3), fused so that each bin's spectrum value and radial
 // factor are read once for the 4 orientations: h = G_s * A_o, then F * h part by part, the CPU
 // path's order (no FMA is possible here: products only). The half spectrum holds columns
-// 0..N/2; column kc > N/2 is conj(F((M - kr) mod M, N - kc)).
+// 0..N/2; column kc > N/2 is conj(F((M - kr) mod M, N - kc)). The radial factor comes from the
+// bank's quadrant (log_gabor_radial_at: the same bits as a full plane, a quarter of the reads'
+// footprint).
 // Launch shape: 32 x 8 threads over (columns, rows) of the M x N spectrum.
 template <class Real>
 __global__ void filter_scale_kernel(const DeviceComplex<Real>* half, int half_width,
@@ -33,7 +35,7 @@ __global__ void filter_scale_kernel(const DeviceComplex<Real>* half, int half_wi
   }
   const std::size_t plane = static_cast<std::size_t>(width) * height;
   const std::size_t idx = static_cast<std::size_t>(kr) * width + kc;
-  const Real g = radial[idx];
+  const Real g = log_gabor_radial_at(radial, kr, kc, width, height);
 #pragma unroll
   for (int o = 0; o < kOrientations; ++o) {
     const Real h = mul_rn(g, angular0[o * plane + idx]);

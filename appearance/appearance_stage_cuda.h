@@ -12,6 +12,12 @@
 // Every call only enqueues work on the stream it is given; nothing synchronises, nothing
 // allocates after construction. Calls on different streams must be ordered by the caller.
 //
+// Memory: the reference's statistics are kept between calls and owned. The half spectrum, the
+// 4 subbands, the distorted statistics, eta and the cuFFT work area are needed only during a
+// call (each call writes them before it reads them): with ScratchMode::Lent they are borrowed
+// from the owner (common/stage_scratch.h), who may use them for other work on the same stream
+// between this stage's calls.
+//
 // CUDA-only header (needs cuda_runtime.h / cufft.h, carries no nvcc syntax).
 #pragma once
 
@@ -26,15 +32,17 @@
 #include "appearance/log_gabor_cuda.h"
 #include "common/block_grid.h"
 #include "common/cuda_resources.h"
+#include "common/stage_scratch_cuda.h"
 
 namespace mad::appearance {
 
 template <class Real>
 class AppearanceStageCuda {
  public:
-  // Device bytes owned by the stage, by purpose (see device_memory()).
+  // Device bytes owned by the stage, by purpose (see device_memory()). With lent scratch the
+  // transient entries (spectrum, subbands, fft_work, distorted_stats, eta) are 0.
   struct Memory {
-    std::size_t bank = 0;             // log-Gabor factors: 9 M*N Real (shareable per shape)
+    std::size_t bank = 0;             // log-Gabor factors (shareable per shape)
     std::size_t spectrum = 0;         // half spectrum, in-place R2C: M*(N/2+1) complex
     std::size_t subbands = 0;         // one scale's 4 subbands: 4 M*N complex
     std::size_t fft_work = 0;         // cuFFT work area shared by both plans
@@ -53,9 +61,10 @@ class AppearanceStageCuda {
   AppearanceStageCuda(int width, int height, cudaStream_t stream,
                       const std::string& a5_variant = "");
   // Same, reusing a bank built for this shape (several stages in flight share one bank; it
-  // must be complete, or ordered before this stage's first call).
+  // must be complete, or ordered before this stage's first call). With ScratchMode::Lent the
+  // transient scratch and the cuFFT work area come from lend_scratch.
   AppearanceStageCuda(std::shared_ptr<const LogGaborBankCuda<Real>> bank,
-                      const std::string& a5_variant = "");
+                      const std::string& a5_variant = "", ScratchMode scratch = ScratchMode::Own);
 
   AppearanceStageCuda(AppearanceStageCuda&&) noexcept = default;
   AppearanceStageCuda& operator=(AppearanceStageCuda&&) noexcept = default;
@@ -66,6 +75,15 @@ class AppearanceStageCuda {
   const char* a5_variant() const { return variant_->name; }
   const std::shared_ptr<const LogGaborBankCuda<Real>>& bank() const { return bank_; }
   Memory device_memory() const;
+
+  // Bytes of the transient scratch (spectrum, subbands, distorted statistics, eta, each
+  // 256-byte aligned in one region) and of the cuFFT work area (the larger of the two plans').
+  std::size_t transient_bytes() const { return scratch_.transient_bytes(); }
+  std::size_t fft_work_bytes() const { return scratch_.fft_work_bytes(); }
+  // ScratchMode::Lent: lends the transient region (>= transient_bytes(), 256-byte aligned, as
+  // from cudaMalloc) and the cuFFT work area (>= fft_work_bytes()); both must outlive the stage.
+  // Required before the first call. Throws InvalidArgument for an owning stage or a null region.
+  void lend_scratch(void* transient, void* fft_work);
 
   // The reference side: FFT of d_ref_raw (M*N raw values 0..255, row-major, tightly packed,
   // device memory), its 20 subbands and their 3 x 20 block-statistic grids, which are kept
@@ -98,7 +116,9 @@ class AppearanceStageCuda {
  private:
   using Complex = DeviceComplex<Real>;  // cufftDoubleComplex / cufftComplex
 
-  void allocate_and_plan();
+  void allocate_and_plan(ScratchMode scratch);
+  // Points the transient arrays into scratch_'s region and the plans at its work area.
+  void place_scratch();
   void forward_spectrum(const Real* d_raw, cudaStream_t stream);
   void scale_subbands(int scale, cudaStream_t stream);  // filter multiply + batched inverse
   A5Input<Real> subband_input() const;
@@ -107,12 +127,13 @@ class AppearanceStageCuda {
   std::shared_ptr<const LogGaborBankCuda<Real>> bank_;
   const VariantRow<A5Launches>* variant_ = nullptr;  // a row of a5_variants()
   int half_width_ = 0;                               // N/2 + 1
-  cuda::DeviceBuffer<Complex> spectrum_;
-  cuda::DeviceBuffer<Complex> subbands_;
-  cuda::DeviceBuffer<Real> ref_stats_;
-  cuda::DeviceBuffer<Real> dst_stats_;
-  cuda::DeviceBuffer<Real> eta_;
-  cuda::DeviceBuffer<unsigned char> fft_work_;
+  cuda::DeviceBuffer<Real> ref_stats_;               // owned: kept between calls
+  // Transient (needed only during a call): arrays of one region, own or lent.
+  cuda::StageScratch scratch_;
+  Complex* spectrum_ = nullptr;
+  Complex* subbands_ = nullptr;
+  Real* dst_stats_ = nullptr;
+  Real* eta_ = nullptr;
   cuda::FftPlan forward_plan_;
   cuda::FftPlan inverse_plan_;
   bool has_reference_ = false;

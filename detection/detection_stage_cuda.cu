@@ -3,7 +3,9 @@
 //
 // Per distorted image: dst_load (luminance + horizontal Δ² sums) -> r2c -> ·C_s/(MN) -> c2r ->
 // σ_err and ξ per block -> map_reduce (vertical box, η, crop partials) -> sum_partials.
-// Seven launches, no allocation, no synchronization.
+// Seven launches, no allocation, no synchronization. The transient arrays of a call live in one
+// region (own, or lent by the pair slot: see the header).
+#include <algorithm>
 #include <string>
 
 #include "common/cuda_check.h"
@@ -22,58 +24,109 @@ BlockGrid checked_grid(int width, int height) {
   return BlockGrid(width, height);
 }
 
+// Byte offsets of the transient arrays in their region (common/stage_scratch.h).
+struct TransientLayout {
+  std::size_t lum, spectrum, csf_dst, std_err, mask, row_sums, partials, bytes;
+};
+
+template <class Real>
+TransientLayout transient_layout(std::size_t pixels, std::size_t half_bins, std::size_t blocks,
+                                 std::size_t partials) {
+  using Complex = typename cuda::CufftOps<Real>::Complex;
+  ScratchLayout l;
+  TransientLayout t;
+  t.lum = l.add<Real>(pixels);
+  t.spectrum = l.add<Complex>(half_bins);
+  t.csf_dst = l.add<Real>(pixels);
+  t.std_err = l.add<Real>(blocks);
+  t.mask = l.add<Real>(blocks);
+  t.row_sums = l.add<double>(pixels);
+  t.partials = l.add<double>(partials);
+  t.bytes = l.bytes();
+  return t;
+}
+
 }  // namespace
 
 template <class Real>
 DetectionStageCuda<Real>::DetectionStageCuda(int width, int height, cudaStream_t stream,
-                                             const std::string& stats_variant)
+                                             const std::string& stats_variant, ScratchMode scratch)
     : width_(width),
       height_(height),
       grid_(checked_grid(width, height)),
       pixels_(static_cast<std::size_t>(width) * height),
       half_bins_(static_cast<std::size_t>(width / 2 + 1) * height),
+      partial_count_(gpu::map_reduce_partial_count(width, height)),
       variant_(&detection_stats_variants().find(stats_variant)),
       table_(256),
       csf_half_(half_bins_),
-      spectrum_(half_bins_),
-      lum_(pixels_),
       csf_ref_(pixels_),
-      csf_dst_(pixels_),
       mean_ref_(grid_.count()),
       std_min_ref_(grid_.count()),
-      std_err_(grid_.count()),
-      mask_(grid_.count()),
-      row_sums_(pixels_),
-      partials_(gpu::map_reduce_partial_count(width, height)),
       table_host_(gpu::luminance_table_host<Real>()) {
-  // Plans: rows are the slow axis (nx = height), columns the fast one (ny = width). cuFFT
-  // allocates its work area here, so the runs allocate nothing.
-  std::size_t work = 0;
+  // Plans: rows are the slow axis (nx = height), columns the fast one (ny = width). The two
+  // plans run one after the other on one stream, so they share one work area (with lent
+  // scratch, also with the appearance stage's plans); it is set before any run, so the runs
+  // allocate nothing.
+  std::size_t forward_work = 0, inverse_work = 0;
+  MAD_CUFFT_CHECK(cufftSetAutoAllocation(forward_.get(), 0));
+  MAD_CUFFT_CHECK(cufftSetAutoAllocation(inverse_.get(), 0));
   MAD_CUFFT_CHECK(
-      cufftMakePlan2d(forward_.get(), height, width, cuda::CufftOps<Real>::kR2C, &work));
+      cufftMakePlan2d(forward_.get(), height, width, cuda::CufftOps<Real>::kR2C, &forward_work));
   MAD_CUFFT_CHECK(
-      cufftMakePlan2d(inverse_.get(), height, width, cuda::CufftOps<Real>::kC2R, &work));
+      cufftMakePlan2d(inverse_.get(), height, width, cuda::CufftOps<Real>::kC2R, &inverse_work));
+  scratch_ = cuda::StageScratch(
+      scratch, transient_layout<Real>(pixels_, half_bins_, grid_.count(), partial_count_).bytes,
+      std::max(forward_work, inverse_work));
+  if (scratch_.ready()) place_scratch();
   MAD_CUDA_CHECK(cudaMemcpyAsync(table_.get(), table_host_.data(), 256 * sizeof(Real),
                                  cudaMemcpyHostToDevice, stream));
   gpu::launch_build_csf_half<Real>(width, height, csf_half_.get(), stream);
 }
 
 template <class Real>
+void DetectionStageCuda<Real>::lend_scratch(void* transient, void* fft_work) {
+  scratch_.lend(transient, fft_work, "DetectionStageCuda");
+  place_scratch();
+}
+
+template <class Real>
+void DetectionStageCuda<Real>::place_scratch() {
+  const TransientLayout t =
+      transient_layout<Real>(pixels_, half_bins_, grid_.count(), partial_count_);
+  void* region = scratch_.transient();
+  lum_ = ScratchLayout::at<Real>(region, t.lum);
+  spectrum_ = ScratchLayout::at<Complex>(region, t.spectrum);
+  csf_dst_ = ScratchLayout::at<Real>(region, t.csf_dst);
+  std_err_ = ScratchLayout::at<Real>(region, t.std_err);
+  mask_ = ScratchLayout::at<Real>(region, t.mask);
+  row_sums_ = ScratchLayout::at<double>(region, t.row_sums);
+  partials_ = ScratchLayout::at<double>(region, t.partials);
+  scratch_.attach({forward_.get(), inverse_.get()});
+}
+
+template <class Real>
+std::size_t DetectionStageCuda<Real>::device_bytes() const {
+  return table_.bytes() + csf_half_.bytes() + csf_ref_.bytes() + mean_ref_.bytes() +
+         std_min_ref_.bytes() + scratch_.owned_bytes();
+}
+
+template <class Real>
 void DetectionStageCuda<Real>::csf_filter(Real* out, cudaStream_t stream) {
   MAD_CUFFT_CHECK(cufftSetStream(forward_.get(), stream));
-  MAD_CUFFT_CHECK(cuda::CufftOps<Real>::r2c(forward_.get(), lum_.get(), spectrum_.get()));
+  MAD_CUFFT_CHECK(cuda::CufftOps<Real>::r2c(forward_.get(), lum_, spectrum_));
   const Real scale = static_cast<Real>(1.0 / (static_cast<double>(width_) * height_));
-  gpu::launch_csf_multiply<Real>(spectrum_.get(), csf_half_.get(), half_bins_, scale, stream);
+  gpu::launch_csf_multiply<Real>(spectrum_, csf_half_.get(), half_bins_, scale, stream);
   // c2r overwrites its input; spectrum_ is scratch.
   MAD_CUFFT_CHECK(cufftSetStream(inverse_.get(), stream));
-  MAD_CUFFT_CHECK(cuda::CufftOps<Real>::c2r(inverse_.get(), spectrum_.get(), out));
+  MAD_CUFFT_CHECK(cuda::CufftOps<Real>::c2r(inverse_.get(), spectrum_, out));
 }
 
 template <class Real>
 void DetectionStageCuda<Real>::prepare_reference(const Real* d_ref_raw, bool uint8_luminance,
                                                  cudaStream_t stream) {
-  gpu::launch_luminance<Real>(d_ref_raw, pixels_, uint8_luminance, table_.get(), lum_.get(),
-                              stream);
+  scratch_.require("DetectionStageCuda");
+  gpu::launch_luminance<Real>(d_ref_raw, pixels_, uint8_luminance, table_.get(), lum_, stream);
   csf_filter(csf_ref_.get(), stream);
   variant_->launch.get<Real>().reference(csf_ref_.get(), width_, height_, mean_ref_.get(),
                                          std_min_ref_.get(), stream);
@@ -86,15 +139,14 @@ void DetectionStageCuda<Real>::run_distorted(const Real* d_ref_raw, const Real* 
                                              Real* d_map_or_null, cudaStream_t stream) {
   if (!reference_ready_)
     throw InvalidArgument("DetectionStageCuda::run_distorted: no reference prepared");
+  scratch_.require("DetectionStageCuda");
   gpu::launch_dst_load<Real>(d_ref_raw, d_dst_raw, width_, height_, uint8_luminance, table_.get(),
-                             lum_.get(), row_sums_.get(), stream);
-  csf_filter(csf_dst_.get(), stream);
-  variant_->launch.get<Real>().error(csf_dst_.get(), csf_ref_.get(), width_, height_,
-                                     mean_ref_.get(), std_min_ref_.get(), std_err_.get(),
-                                     mask_.get(), stream);
-  gpu::launch_map_reduce<Real>(row_sums_.get(), mask_.get(), width_, height_, d_map_or_null,
-                               partials_.get(), stream);
-  gpu::launch_sum_partials(partials_.get(), partials_.size(), d_sum_sq, stream);
+                             lum_, row_sums_, stream);
+  csf_filter(csf_dst_, stream);
+  variant_->launch.get<Real>().error(csf_dst_, csf_ref_.get(), width_, height_, mean_ref_.get(),
+                                     std_min_ref_.get(), std_err_, mask_, stream);
+  gpu::launch_map_reduce<Real>(row_sums_, mask_, width_, height_, d_map_or_null, partials_, stream);
+  gpu::launch_sum_partials(partials_, partial_count_, d_sum_sq, stream);
 }
 
 template <class Real>

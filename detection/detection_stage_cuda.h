@@ -13,6 +13,12 @@
 // allocates nothing and never synchronizes. One object runs one image pair at a time: the
 // calls share its scratch, so issue them on one stream (or order the streams yourself).
 //
+// Memory: what the reference side keeps between calls (L'_ref, μ, σ_mod) and the shape's
+// constants (luminance table, C_s) are owned. The rest (luminance, spectrum, L'_dst, row sums,
+// σ_err, ξ, partials) and the cuFFT work area are needed only during a call: with
+// ScratchMode::Lent they are borrowed from the owner (common/stage_scratch.h), who may use
+// them for other work on the same stream between this stage's calls.
+//
 // No CUDA syntax: host C++ of a CUDA-enabled build may include this header.
 #pragma once
 
@@ -24,6 +30,7 @@
 
 #include "common/block_grid.h"
 #include "common/cuda_resources.h"
+#include "common/stage_scratch_cuda.h"
 #include "detection/luminance_csf_cuda.h"
 #include "detection/block_stats_cuda.h"
 
@@ -35,11 +42,12 @@ class DetectionStageCuda {
   using Complex = typename cuda::CufftOps<Real>::Complex;
 
   // Builds the cuFFT plans (one r2c, one c2r, height x width), C_s on the device (enqueued on
-  // `stream`: later calls must be on the same stream or ordered after it) and all scratch.
-  // stats_variant: a detection_stats_variants() name, empty for the default. Throws InvalidArgument
-  // for images smaller than 34x34 or an unknown variant, GpuError for CUDA/cuFFT failures.
+  // `stream`: later calls must be on the same stream or ordered after it) and, with
+  // ScratchMode::Own, all scratch. stats_variant: a detection_stats_variants() name, empty for
+  // the default. Throws InvalidArgument for images smaller than 34x34 or an unknown variant,
+  // GpuError for CUDA/cuFFT failures.
   DetectionStageCuda(int width, int height, cudaStream_t stream,
-                     const std::string& stats_variant = "");
+                     const std::string& stats_variant = "", ScratchMode scratch = ScratchMode::Own);
   DetectionStageCuda(const DetectionStageCuda&) = delete;
   DetectionStageCuda& operator=(const DetectionStageCuda&) = delete;
 
@@ -47,6 +55,16 @@ class DetectionStageCuda {
   int height() const { return height_; }
   const BlockGrid& grid() const { return grid_; }
   const char* stats_variant() const { return variant_->name; }
+
+  // Bytes of the transient scratch and of the cuFFT work area (the larger of the two plans').
+  std::size_t transient_bytes() const { return scratch_.transient_bytes(); }
+  std::size_t fft_work_bytes() const { return scratch_.fft_work_bytes(); }
+  // ScratchMode::Lent: lends the transient region (>= transient_bytes(), 256-byte aligned, as
+  // from cudaMalloc) and the cuFFT work area (>= fft_work_bytes()); both must outlive the stage.
+  // Required before the first call. Throws InvalidArgument for an owning stage or a null region.
+  void lend_scratch(void* transient, void* fft_work);
+  // Device bytes the stage owns (lent scratch excluded).
+  std::size_t device_bytes() const;
 
   // Reference side, kept for every later run_distorted (spec §11 "dataset trick"): luminance,
   // CSF, L'_ref, and per block μ and σ_mod.
@@ -66,30 +84,36 @@ class DetectionStageCuda {
            Real* d_map_or_null, cudaStream_t stream);
 
   // Intermediates on the device, for tests and diagnostics; valid once the call that writes
-  // them has completed. Images are width x height, block arrays grid().rows x grid().cols.
+  // them has completed (and, for csf_dst, std_err and mask with lent scratch, until the
+  // lender reuses it). Images are width x height, block arrays grid().rows x grid().cols.
   const Real* csf_half() const { return csf_half_.get(); }  // C_s, height x (width/2+1)
   const Real* csf_ref() const { return csf_ref_.get(); }    // L'_ref (prepare_reference)
-  const Real* csf_dst() const { return csf_dst_.get(); }    // L'_dst (run_distorted)
+  const Real* csf_dst() const { return csf_dst_; }          // L'_dst (run_distorted)
   const Real* mean_ref() const { return mean_ref_.get(); }
   const Real* std_min_ref() const { return std_min_ref_.get(); }
-  const Real* std_err() const { return std_err_.get(); }
-  const Real* mask() const { return mask_.get(); }
+  const Real* std_err() const { return std_err_; }
+  const Real* mask() const { return mask_; }
 
  private:
+  // Points the transient arrays into scratch_'s region and the plans at its work area.
+  void place_scratch();
   // Luminance already in lum_ -> L' in `out` (r2c, C_s·1/(MN), c2r).
   void csf_filter(Real* out, cudaStream_t stream);
 
   int width_, height_;
   BlockGrid grid_;
-  std::size_t pixels_, half_bins_;
+  std::size_t pixels_, half_bins_, partial_count_;
   const VariantRow<gpu::BlockStatsLaunches>* variant_;  // a row of detection_stats_variants()
   cuda::FftPlan forward_, inverse_;
+  // Owned: the shape's constants and what the reference side keeps between calls.
   cuda::DeviceBuffer<Real> table_;     // luminance table, 256 entries
   cuda::DeviceBuffer<Real> csf_half_;  // C_s
-  cuda::DeviceBuffer<Complex> spectrum_;
-  cuda::DeviceBuffer<Real> lum_, csf_ref_, csf_dst_;
-  cuda::DeviceBuffer<Real> mean_ref_, std_min_ref_, std_err_, mask_;
-  cuda::DeviceBuffer<double> row_sums_, partials_;
+  cuda::DeviceBuffer<Real> csf_ref_, mean_ref_, std_min_ref_;
+  // Transient (needed only during a call): arrays of one region, own or lent.
+  cuda::StageScratch scratch_;
+  Complex* spectrum_ = nullptr;
+  Real *lum_ = nullptr, *csf_dst_ = nullptr, *std_err_ = nullptr, *mask_ = nullptr;
+  double *row_sums_ = nullptr, *partials_ = nullptr;
   std::array<Real, 256> table_host_;  // source of the table upload, alive for its duration
   bool reference_ready_ = false;
 };

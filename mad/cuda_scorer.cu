@@ -100,11 +100,15 @@ struct CudaScorer::Impl {
     return s;
   }
 
-  SlotRef slot_for(int w, int h) {
+  // `first`: the shape's first slot, out of turn (run(): one pair at a time needs no second).
+  SlotRef slot_for(int w, int h, bool first) {
     ShapeSlots& s = plan(w, h);
     s.last_use = ++clock;
-    const std::size_t i = static_cast<std::size_t>(s.next);
-    s.next = (s.next + 1) % s.capacity;
+    std::size_t i = 0;
+    if (!first) {
+      i = static_cast<std::size_t>(s.next);
+      s.next = (s.next + 1) % s.capacity;
+    }
     const SlotRef slot = std::visit(
         [&](auto& list) -> SlotRef {
           using Slot = typename std::decay_t<decltype(list)>::value_type::element_type;
@@ -124,6 +128,10 @@ struct CudaScorer::Impl {
     peak_bytes = std::max(peak_bytes, bytes);
     return slot;
   }
+
+  // CudaScorer::submit, on the shape's first slot when `first_slot`.
+  std::uint64_t submit(const CudaInput& ref, const CudaInput& dst, bool uint8_luminance,
+                       bool want_maps, bool first_slot);
 };
 
 CudaScorer::CudaScorer(Precision precision, const std::string& a5_variant,
@@ -161,18 +169,23 @@ std::size_t CudaScorer::device_bytes() const {
 
 std::uint64_t CudaScorer::submit(const CudaInput& ref, const CudaInput& dst, bool uint8_luminance,
                                  bool want_maps) {
-  if (impl_->outstanding.size() >= static_cast<std::size_t>(kSlotsPerShape))
+  return impl_->submit(ref, dst, uint8_luminance, want_maps, false);
+}
+
+std::uint64_t CudaScorer::Impl::submit(const CudaInput& ref, const CudaInput& dst,
+                                       bool uint8_luminance, bool want_maps, bool first_slot) {
+  if (outstanding.size() >= static_cast<std::size_t>(kSlotsPerShape))
     throw Error("CudaScorer::submit: collect the oldest pair first");
-  const SlotRef slot = impl_->slot_for(ref.width(), ref.height());
-  impl_->last_reused = std::visit(
+  const SlotRef slot = slot_for(ref.width(), ref.height(), first_slot);
+  last_reused = std::visit(
       [&](auto* s) {
         if (s->busy()) throw Error("CudaScorer::submit: collect the oldest pair first");
         s->submit(ref, dst, uint8_luminance, want_maps);
         return s->reused_reference();
       },
       slot);
-  const std::uint64_t ticket = impl_->next_ticket++;
-  impl_->outstanding.emplace_back(ticket, slot);
+  const std::uint64_t ticket = next_ticket++;
+  outstanding.emplace_back(ticket, slot);
   return ticket;
 }
 
@@ -188,7 +201,9 @@ StageOutputs CudaScorer::run(const CudaInput& ref, const CudaInput& dst, bool ui
                              bool want_maps) {
   if (!impl_->outstanding.empty())
     throw Error("CudaScorer::run: batch pairs are still outstanding; collect them first");
-  return collect(submit(ref, dst, uint8_luminance, want_maps));
+  // One pair at a time: always the shape's first slot, so scoring pairs one by one holds one
+  // slot's memory (not two) and a repeated reference is reused from the previous call.
+  return collect(impl_->submit(ref, dst, uint8_luminance, want_maps, true));
 }
 
 }  // namespace mad

@@ -52,8 +52,9 @@ class CudaScorer {
   CudaScorer& operator=(const CudaScorer&) = delete;
 
   // Uploads both images once, runs both stages on the device and reads back the two indices
-  // (and the maps when asked). Stages are cached per shape. The reference side is reused when
-  // `ref` is the same image (same pixels) as in the previous call.
+  // (and the maps when asked). Stages are cached per shape; run() always uses the shape's
+  // first slot (one pair at a time needs one). The reference side is reused when `ref` is the
+  // same image (same pixels) as in the previous call of its shape.
   StageOutputs run(const CudaInput& ref, const CudaInput& dst, bool uint8_luminance,
                    bool want_maps);
   const std::string& a5_variant() const;

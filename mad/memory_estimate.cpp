@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 
 #include "common/block_grid.h"
 #include "common/error.h"
+#include "common/stage_scratch.h"
 
 namespace mad {
 namespace {
@@ -54,27 +56,39 @@ GpuPairMemory estimate_gpu_pair_memory(int width, int height, Precision precisio
   auto dev = device_buffer;
   GpuPairMemory m;
 
-  // appearance/log_gabor_cuda.h: 5 radial + 4 angular factor planes.
-  m.bank = dev(9 * p * real);
+  // appearance/log_gabor_cuda.h: 5 radial factors on the (H/2+1) x (W/2+1) quadrant, 4 angular
+  // factor planes.
+  const std::size_t quadrant = static_cast<std::size_t>(height / 2 + 1) * (width / 2 + 1);
+  m.bank = dev(5 * quadrant * real) + dev(4 * p * real);
 
-  // detection/detection_stage_cuda.cu: table (256), C_s (Hf), spectrum (Hf complex), lum,
-  // csf_ref, csf_dst (P each), four block grids (B each), row sums (P doubles) and the crop
-  // partials of the map reduction (one double per 32x32 tile, local_mse_cuda.cu).
+  // detection/detection_stage_cuda.cu, its own buffers: table (256), C_s (Hf), and the
+  // reference side kept between pairs: L'_ref (P) and two block grids (B each).
+  m.detection = dev(256 * real) + dev(hf * real) + dev(p * real) + 2 * dev(b * real);
+
+  // appearance/appearance_stage_cuda.cu, its own buffer: the reference's 3 x 20 statistic grids.
+  m.appearance = dev(3 * kSubbands * b * real);
+
+  // The transient region the slot lends both stages: the larger of their layouts (each array
+  // 256-byte aligned, common/stage_scratch.h). Detection: lum (P), spectrum (Hf complex),
+  // L'_dst (P), two block grids, row sums (P doubles) and the crop partials of the map
+  // reduction (one double per 32x32 tile, local_mse_cuda.cu). Appearance: half spectrum
+  // (in-place R2C), one scale's 4 complex subbands, the distorted 3 x 4 grids, eta.
   const std::size_t partials = static_cast<std::size_t>((width + 31) / 32) * ((height + 31) / 32);
-  m.detection = dev(256 * real) + dev(hf * real) + dev(hf * cplx) + 3 * dev(p * real) +
-                4 * dev(b * real) + dev(p * 8) + dev(partials * 8);
+  ScratchLayout det, app;
+  for (std::size_t bytes : {p * real, hf * cplx, p * real, b * real, b * real, p * 8, partials * 8})
+    det.add<unsigned char>(bytes);
+  for (std::size_t bytes :
+       {hf * cplx, kOrientations * p * cplx, 3 * kOrientations * b * real, b * real})
+    app.add<unsigned char>(bytes);
+  m.scratch = dev(std::max(det.bytes(), app.bytes()));
 
-  // appearance/appearance_stage_cuda.cu: half spectrum (in-place R2C), one scale's 4 complex
-  // subbands, the reference's 3 x 20 statistic grids, the distorted 3 x 4, eta.
-  m.appearance = dev(hf * cplx) + dev(kOrientations * p * cplx) + dev(3 * kSubbands * b * real) +
-                 dev(3 * kOrientations * b * real) + dev(b * real);
-
-  // cuFFT work areas. Detection: a 2-D R2C and a C2R plan with auto-allocated work areas (one
-  // each). Appearance: the in-place R2C and the 4-batch C2C share max(work) (set by hand).
+  // cuFFT: one work area shared by detection's R2C and C2R and appearance's in-place R2C and
+  // 4-batch C2C (they run one after another on the slot's stream): the largest plan's need,
+  // bounded by its data.
   const std::size_t rows = cufft_axis(height), cols = cufft_axis(width);
   const std::size_t half = rows * (cols / 2 + 1) * cplx;
   const std::size_t full = rows * cols * cplx;
-  m.cufft_work = 2 * dev(half) + dev(std::max(half, kOrientations * full));
+  m.cufft_work = dev(std::max(half, kOrientations * full));
 
   // mad/pair_slot_cuda.cu: pair uploads as uint8, as double and as colour samples (4 bytes a
   // pixel, RGBA at most; 2P each), the pair widened to Real, the two pooled sums, map.HI |

@@ -24,15 +24,17 @@ namespace mad {
 // and the map read-back), by purpose. Every buffer is rounded up to the CUDA allocator's 2 MiB
 // granularity, so the figures are upper bounds of what cudaMemGetInfo sees.
 struct GpuPairMemory {
-  std::size_t bank = 0;         // log-Gabor factors, 9 planes: shared by the slots of a shape
-  std::size_t detection = 0;    // DetectionStageCuda: luminance table, C_s, spectrum, planes, grids
-  std::size_t appearance = 0;   // AppearanceStageCuda without the bank: spectrum, 4 subbands, stats
-  std::size_t cufft_work = 0;   // work areas: detection's two plans, appearance's shared one
+  std::size_t bank = 0;         // log-Gabor factors (5 radial quadrants, 4 angular planes): shared
+                                // by the slots of a shape
+  std::size_t detection = 0;    // DetectionStageCuda's own: luminance table, C_s, reference side
+  std::size_t appearance = 0;   // AppearanceStageCuda's own: the reference's statistics
+  std::size_t scratch = 0;      // the transient region both stages borrow (the larger one's)
+  std::size_t cufft_work = 0;   // the one work area of all four cuFFT plans of the slot
   std::size_t staging = 0;      // PairSlot: uint8/double/colour uploads, widened pair, sums, maps
   std::size_t host_pinned = 0;  // page-locked host staging of one slot (host memory, not device)
 
   // Device bytes of one slot, the shared bank excluded.
-  std::size_t slot() const { return detection + appearance + cufft_work + staging; }
+  std::size_t slot() const { return detection + appearance + scratch + cufft_work + staging; }
   // Device bytes of `slots` slots of this shape sharing one bank.
   std::size_t device_total(int slots) const {
     return bank + static_cast<std::size_t>(slots) * slot();
@@ -40,9 +42,10 @@ struct GpuPairMemory {
 };
 
 // The model of mad/pair_slot_cuda.h's PairSlot<Real> (Real = double for Precision::Double,
-// float for Precision::Float). cuFFT work areas are modelled as one buffer of the transform's
-// data, with an axis whose length has a prime factor above 127 padded to the power of two
-// >= 2n-1 that cuFFT's Bluestein path works on. Throws InvalidArgument for a shape below 1x1.
+// float for Precision::Float). The cuFFT work area is modelled as one buffer of the largest
+// transform's data (appearance's batch of 4 complex planes), with an axis whose length has a
+// prime factor above 127 padded to the power of two >= 2n-1 that cuFFT's Bluestein path works
+// on. Throws InvalidArgument for a shape below 1x1.
 GpuPairMemory estimate_gpu_pair_memory(int width, int height, Precision precision);
 
 // Host bytes of one pair on the CPU path (mad::score with Backend::Cpu), by purpose.

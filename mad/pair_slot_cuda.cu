@@ -1,5 +1,6 @@
 #include "mad/pair_slot_cuda.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -50,10 +51,11 @@ PairSlot<Real>::PairSlot(int width, int height, const std::string& a5_variant,
       height_(height),
       pixels_(static_cast<std::size_t>(width) * height),
       stream_(),
-      detection_(width, height, stream_.get(), det_variant),
-      appearance_(
-          bank ? appearance::AppearanceStageCuda<Real>(std::move(bank), a5_variant)
-               : appearance::AppearanceStageCuda<Real>(width, height, stream_.get(), a5_variant)),
+      detection_(width, height, stream_.get(), det_variant, ScratchMode::Lent),
+      appearance_(bank ? std::move(bank)
+                       : std::make_shared<const appearance::LogGaborBankCuda<Real>>(width, height,
+                                                                                    stream_.get()),
+                  a5_variant, ScratchMode::Lent),
       host_u8_(2 * pixels_),
       dev_u8_(2 * pixels_),
       dev_images_(2 * pixels_),
@@ -61,15 +63,24 @@ PairSlot<Real>::PairSlot(int width, int height, const std::string& a5_variant,
       host_sums_(2),
       done_(cudaEventDisableTiming),
       input_ready_(cudaEventDisableTiming),
-      input_read_(cudaEventDisableTiming) {}
+      input_read_(cudaEventDisableTiming) {
+  // One region of each kind serves both stages (see the header).
+  scratch_ = cuda::DeviceBuffer<unsigned char>(
+      std::max(detection_.transient_bytes(), appearance_.transient_bytes()));
+  fft_work_ = cuda::DeviceBuffer<unsigned char>(std::max(
+      {detection_.fft_work_bytes(), appearance_.fft_work_bytes(), cuda::StageScratch::kMinWork}));
+  detection_.lend_scratch(scratch_.get(), fft_work_.get());
+  appearance_.lend_scratch(scratch_.get(), fft_work_.get());
+}
 // The double staging (images of more than 8 bits) and the map buffers are allocated the first
 // time they are needed: most pairs need neither, and they would double the slot's memory.
 
 template <class Real>
 std::size_t PairSlot<Real>::device_bytes() const {
-  return appearance_.device_memory().total() - appearance_.device_memory().bank + dev_u8_.bytes() +
-         dev_rgb_.bytes() + dev_f64_.bytes() + dev_images_.bytes() + dev_sums_.bytes() +
-         dev_maps_.bytes();
+  const auto appearance = appearance_.device_memory();
+  return detection_.device_bytes() + appearance.total() - appearance.bank + scratch_.bytes() +
+         fft_work_.bytes() + dev_u8_.bytes() + dev_rgb_.bytes() + dev_f64_.bytes() +
+         dev_images_.bytes() + dev_sums_.bytes() + dev_maps_.bytes();
 }
 
 namespace {

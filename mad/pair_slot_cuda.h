@@ -7,6 +7,12 @@
 // indices. Nothing is allocated after construction. When the reference has the same pixels as
 // the slot's previous one, its side of both stages is reused (spec §11, "dataset trick").
 //
+// Memory: both stages run one after the other on the slot's stream and keep nothing in their
+// transient scratch or cuFFT work areas between calls, so the slot lends them one region of
+// each, sized for the larger stage (common/stage_scratch.h): detection's planes live where the
+// appearance stage's subbands are while it is idle, and all four cuFFT plans share one work
+// area. What each stage keeps for the reference stays its own.
+//
 // Images may also come from device memory (CudaInput::device): they are gathered on the device,
 // ordered against the caller's stream with events, and never pass through the host.
 //
@@ -42,7 +48,8 @@ class PairSlot {
     return appearance_.bank();
   }
   bool busy() const { return busy_; }
-  // Device bytes owned by this slot (the shared log-Gabor bank excluded).
+  // Device bytes owned by this slot: both stages, the shared scratch and cuFFT work area, the
+  // staging (the shared log-Gabor bank excluded).
   std::size_t device_bytes() const;
 
   // Enqueues one pair. The slot must not be busy. Host views are read before returning.
@@ -75,6 +82,8 @@ class PairSlot {
   int width_, height_;
   std::size_t pixels_;
   cuda::Stream stream_;
+  cuda::DeviceBuffer<unsigned char> scratch_;   // both stages' transient scratch (lent)
+  cuda::DeviceBuffer<unsigned char> fft_work_;  // the work area of all four cuFFT plans (lent)
   detection::DetectionStageCuda<Real> detection_;
   appearance::AppearanceStageCuda<Real> appearance_;
   cuda::PinnedBuffer<std::uint8_t> host_u8_;  // ref | dst as uint8

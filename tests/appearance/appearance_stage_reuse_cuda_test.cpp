@@ -115,7 +115,8 @@ TEST(AppearanceStageCuda, MemoryPerShapeAndPairAt512) {
   report("float", f.device_memory());
   EXPECT_LE(d.device_memory().total(), kMemoryBudget512);
   EXPECT_EQ(d.device_memory().subbands, 4u * 512 * 512 * 16);  // one scale in flight
-  EXPECT_EQ(d.device_memory().bank, 9u * 512 * 512 * 8);       // 9 factor planes
+  // 5 radial factors on the 257 x 257 quadrant, 4 angular planes.
+  EXPECT_EQ(d.device_memory().bank, (5u * 257 * 257 + 4u * 512 * 512) * 8);
 }
 
 TEST(AppearanceStageCuda, RejectsBadUse) {

@@ -162,8 +162,11 @@ void spectral(BenchContext& ctx, const std::string& group, Size sz, const std::s
         },
         [&] { bank.reset(); });  // the previous bank is freed untimed
     BenchRow b = gpu_row("log_gabor", "build", "bank_kernel", sz, precision, m);
-    b.note = "host clock, cudaMalloc of the 9 factor planes included";
-    b.bytes_moved = 9 * dn * rs, b.bytes_in = 0, b.bytes_out = 9 * dn * rs;
+    b.note = "host clock, cudaMalloc of the factors included (5 radial quadrants, 4 planes)";
+    const double quadrant = double(appearance::log_gabor_quadrant_extent(sz.width)) *
+                            appearance::log_gabor_quadrant_extent(sz.height);
+    const double written = (appearance::kScales * quadrant + appearance::kOrientations * dn) * rs;
+    b.bytes_moved = written, b.bytes_in = 0, b.bytes_out = written;
     ctx.add(std::move(b));
   }
 }
