@@ -194,5 +194,35 @@ TEST(PairPrefetcher, DepthFollowsTheMemoryBudgetOfTheFirstPair) {
             std::make_pair(std::size_t{3}, std::size_t{3}));
 }
 
+// A reference that fails to decode fails each of its pairs, naming the file, and the next
+// reference's pairs decode as usual; the counters see every decode, failed ones included, and
+// a repeated reference is decoded once.
+TEST(PairPrefetcher, AFailedReferenceFailsItsPairsOnly) {
+  Images images("prefetch_ref_error");
+  const std::string missing = images.path("no_such_reference.png");
+  const std::string good = images.write("r.png", 3);
+  std::vector<PairPaths> paths;
+  for (std::uint32_t i = 0; i < 3; ++i)
+    paths.push_back({missing, images.write("a" + std::to_string(i) + ".png", 10 + i)});
+  for (std::uint32_t i = 0; i < 3; ++i)
+    paths.push_back({good, images.write("b" + std::to_string(i) + ".png", 20 + i)});
+  PairPrefetcher prefetcher(paths, {4, 2, std::size_t{1} << 30});
+  for (std::size_t i = 0; prefetcher.has_next(); ++i) {
+    const LoadedPair p = prefetcher.next();
+    EXPECT_EQ(p.index, i);
+    if (i < 3) {
+      EXPECT_NE(p.error.find("no_such_reference.png"), std::string::npos) << p.error;
+      EXPECT_FALSE(p.ref || p.dist);
+    } else {
+      EXPECT_TRUE(p.error.empty()) << p.error;
+      ASSERT_TRUE(p.ref && p.dist);
+      EXPECT_EQ(p.ref->width(), kSide);
+    }
+  }
+  EXPECT_EQ(prefetcher.decoded_images(), 8u);  // 6 distorted, 2 references
+  EXPECT_GT(prefetcher.decode_seconds(), 0.0);
+  EXPECT_GE(prefetcher.decode_threads(), 1u);
+}
+
 }  // namespace
 }  // namespace mad
