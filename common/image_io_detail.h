@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,14 @@ std::string describe_unknown_format(const std::vector<std::uint8_t>& bytes);
 
 // Codecs. Each throws InputError naming `path` on corrupt, truncated or unsupported data.
 DecodedImage decode_png(const std::string& path, const std::vector<std::uint8_t>& bytes);
+// decode_png's two paths, for the tests that hold them to the same samples: libpng's, which
+// reads every PNG, and (built with libdeflate) the direct reader of 8-bit non-interlaced
+// gray/gray+alpha/RGB/RGBA files, which returns nothing for any file it does not handle
+// completely (png_direct_read.cpp) and never throws InputError.
+DecodedImage decode_png_libpng(const std::string& path, const std::vector<std::uint8_t>& bytes);
+#ifdef MAD_HAVE_LIBDEFLATE
+std::optional<DecodedImage> decode_png_direct(const std::vector<std::uint8_t>& bytes);
+#endif
 DecodedImage decode_jpeg(const std::string& path, const std::vector<std::uint8_t>& bytes);
 // Throws InputError "TIFF support not built" when MAD_HAVE_TIFF is not defined.
 DecodedImage decode_tiff(const std::string& path, const std::vector<std::uint8_t>& bytes);

@@ -1,6 +1,7 @@
-// PNG decoding through libpng's classic API: 1/2/4/8/16-bit gray, gray+alpha, RGB, RGBA and
-// palette (expanded to RGB or RGBA). No gamma or background transform is applied, so the
-// samples are the stored values, as MATLAB's imread returns them.
+// PNG decoding. decode_png tries png_direct_read.cpp's reader first (the common 8-bit files,
+// through libdeflate, when built with it) and otherwise libpng's classic API: 1/2/4/8/16-bit gray,
+// gray+alpha, RGB, RGBA and palette (expanded to RGB or RGBA). No gamma or background transform is
+// applied, so the samples are the stored values, as MATLAB's imread returns them.
 //
 // Error handling: libpng reports errors by calling our error callback, which must not return.
 // It copies the message into plain storage and longjmps back to a setjmp in a small function
@@ -11,7 +12,9 @@
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/image_io_detail.h"
@@ -76,7 +79,7 @@ struct PngReadGuard {
 
 }  // namespace
 
-DecodedImage decode_png(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+DecodedImage decode_png_libpng(const std::string& path, const std::vector<std::uint8_t>& bytes) {
   PngReadContext ctx{bytes.data(), bytes.size(), 0, {}};
   PngReadGuard guard;
   guard.png =
@@ -133,6 +136,13 @@ DecodedImage decode_png(const std::string& path, const std::vector<std::uint8_t>
   if (header.file_color_type == PNG_COLOR_TYPE_GRAY && header.file_bit_depth < 8)
     out.notes.push_back(std::to_string(header.file_bit_depth) + "-bit gray expanded to 0..255");
   return out;
+}
+
+DecodedImage decode_png(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+#ifdef MAD_HAVE_LIBDEFLATE
+  if (std::optional<DecodedImage> direct = decode_png_direct(bytes)) return std::move(*direct);
+#endif
+  return decode_png_libpng(path, bytes);
 }
 
 }  // namespace mad::io_detail

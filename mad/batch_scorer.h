@@ -25,7 +25,9 @@ class BatchScorer {
     std::string error;   // set when !ok (an InputError/InvalidArgument of this pair)
   };
 
-  explicit BatchScorer(ScoreOptions options);
+  // wait: how the GPU backend's thread waits for a pair (mad/cuda_scorer.h); Sleep when other
+  // threads need every core, as the engine's decoders do.
+  explicit BatchScorer(ScoreOptions options, HostWait wait = HostWait::Spin);
   ~BatchScorer();
 
   Backend backend() const { return backend_; }

@@ -158,8 +158,10 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
         report.devices[static_cast<std::size_t>(w)] = "GPU " + std::to_string(w) + ": " + name;
       }
       // BatchScorer overlaps consecutive pairs on the GPU (one pair's upload with the previous
-      // one's compute) and reuses the reference side while pairs share a reference.
-      BatchScorer batch(score_options);
+      // one's compute) and reuses the reference side while pairs share a reference. Its thread
+      // sleeps while the GPU works: spinning would take a core from the decoding pool, the
+      // limit of a run from PNG files (issue #12, goal 4).
+      BatchScorer batch(score_options, HostWait::Sleep);
       const auto& list = lists[static_cast<std::size_t>(w)];
       std::vector<PairPaths> paths;
       for (std::size_t j : list)

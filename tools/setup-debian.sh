@@ -3,7 +3,7 @@
 # optional and not installed here: with it the GPU backend is built, without it the CPU path).
 # The python3-* packages build and test the Python module (tools/python, tests/python).
 set -euo pipefail
-packages=(cmake g++ make pkg-config libpng-dev libjpeg-dev libtiff-dev libstb-dev libfftw3-dev
+packages=(cmake g++ make pkg-config libpng-dev libdeflate-dev libjpeg-dev libtiff-dev libstb-dev libfftw3-dev
           libeigen3-dev libcli11-dev nlohmann-json3-dev libgtest-dev libbenchmark-dev
           libmatio-dev
           python3-dev python3-numpy python3-pytest python3-pybind11 pybind11-dev python3-setuptools

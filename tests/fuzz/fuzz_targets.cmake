@@ -31,7 +31,7 @@ endforeach()
 # executable's definitions take precedence over the shared library's.
 if(MAD_HAVE_STB)
   target_sources(fuzz_stb PRIVATE ${fuzz_dir}/stb_image_instrumented.cpp)
-  target_include_directories(fuzz_stb PRIVATE ${STB_INCLUDE_DIR})
+  target_include_directories(fuzz_stb PRIVATE ${mad_stb_INCLUDE_DIR})
 endif()
 
 # The seed generator is an ordinary program (no libFuzzer main).
