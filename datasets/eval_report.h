@@ -43,6 +43,7 @@ struct EvalReport {
   EvalCounts counts;
   double score_seconds = 0.0;        // wall time of the scoring (this run's pairs only)
   double decode_wait_seconds = 0.0;  // of which the workers waited on decoding (summed)
+  double gpu_wait_seconds = 0.0;     // and on the GPU (summed; mad/pair_engine.h)
   std::size_t decoded_images = 0;    // decoded in this run, and the decoding time summed over
   double decode_seconds = 0.0;       // the decode_threads threads (mad/pair_engine.h)
   std::size_t decode_threads = 0;

@@ -108,6 +108,7 @@ nlohmann::json report_to_json(const EvalReport& r) {
               {"pairs_in_statistics", r.points.size()},
               {"score_seconds", r.score_seconds},
               {"decode_wait_seconds", r.decode_wait_seconds},
+              {"gpu_wait_seconds", r.gpu_wait_seconds},
               {"decoded_images", r.decoded_images},
               {"decode_seconds", r.decode_seconds},
               {"decode_threads", r.decode_threads},
@@ -139,9 +140,10 @@ std::string report_to_text(const EvalReport& r) {
   out += buf;
   std::snprintf(buf, sizeof buf,
                 "scoring: %.2f s, %.2f pairs/s on %d worker(s) (%s), waiting on decoding %.2f "
-                "s; statistics: %.2f s\n",
+                "s, on the GPU %.2f s; statistics: %.2f s\n",
                 r.score_seconds, pairs_per_second(r), r.settings.workers,
-                r.settings.backend.c_str(), r.decode_wait_seconds, r.stats_seconds);
+                r.settings.backend.c_str(), r.decode_wait_seconds, r.gpu_wait_seconds,
+                r.stats_seconds);
   out += buf;
   if (r.decoded_images > 0) {
     std::snprintf(buf, sizeof buf, "decoding: %zu images, %.2f ms each, on %zu thread(s)\n",

@@ -159,6 +159,7 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   r.counts.scored_now = run.scored + run.failed - r.failures.size();
   r.score_seconds = run.seconds;
   r.decode_wait_seconds = run.decode_wait_seconds;
+  r.gpu_wait_seconds = run.gpu_wait_seconds;
   r.decoded_images = run.decoded_images;
   r.decode_seconds = run.decode_seconds;
   r.decode_threads = run.decode_threads;

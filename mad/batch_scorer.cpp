@@ -132,7 +132,9 @@ void BatchScorer::enqueue_gpu(Entry& e, const CudaInput& ref, const CudaInput& d
 void BatchScorer::complete_oldest_gpu() {
   for (Entry& e : queue_) {
     if (e.done) continue;
+    const double wait_start = now_seconds();
     StageOutputs out = gpu_->collect(e.ticket);
+    gpu_wait_seconds_ += now_seconds() - wait_start;
     e.finished.result = assemble_score(e.pair, std::move(out), options_, Backend::Cuda,
                                        gpu_->a5_variant(), now_seconds() - e.start);
     e.finished.ok = true;

@@ -51,6 +51,8 @@ class BatchScorer {
   std::vector<Finished> drain();
   // Reference-side reuses so far (GPU) and device memory in use (bytes).
   std::size_t reference_reuses() const { return reuses_; }
+  // Seconds this scorer's thread has been blocked collecting pairs from the GPU.
+  double gpu_wait_seconds() const { return gpu_wait_seconds_; }
   std::size_t device_bytes() const;
 
  private:
@@ -78,6 +80,7 @@ class BatchScorer {
   std::unique_ptr<CudaScorer> gpu_;
   std::deque<Entry> queue_;
   std::size_t reuses_ = 0;
+  double gpu_wait_seconds_ = 0.0;
 };
 
 }  // namespace mad

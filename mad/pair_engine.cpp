@@ -151,6 +151,13 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
 
   auto work = [&](int w) {
     try {
+      // Decoding starts first, so it overlaps the device's start (context, plans, graphs).
+      const auto& list = lists[static_cast<std::size_t>(w)];
+      std::vector<PairPaths> paths;
+      for (std::size_t j : list)
+        paths.push_back({jobs[j].ref, jobs[j].dist, !jobs[j].error.empty()});
+      PairPrefetcher prefetcher(std::move(paths), prefetch_depth(options, report.workers),
+                                /*keep_colour=*/gpu);
       if (gpu) {
         select_gpu(w);
         const std::string name = gpu_device_description();
@@ -162,12 +169,6 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
       // sleeps while the GPU works: spinning would take a core from the decoding pool, the
       // limit of a run from PNG files (issue #12, goal 4).
       BatchScorer batch(score_options, HostWait::Sleep);
-      const auto& list = lists[static_cast<std::size_t>(w)];
-      std::vector<PairPaths> paths;
-      for (std::size_t j : list)
-        paths.push_back({jobs[j].ref, jobs[j].dist, !jobs[j].error.empty()});
-      PairPrefetcher prefetcher(std::move(paths), prefetch_depth(options, report.workers),
-                                /*keep_colour=*/gpu);
       auto deliver = [&](std::vector<BatchScorer::Finished> finished) {
         for (auto& f : finished) {
           std::lock_guard<std::mutex> lock(mutex);
@@ -193,6 +194,7 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
       deliver(batch.drain());
       std::lock_guard<std::mutex> lock(mutex);
       report.decode_wait_seconds += waited;
+      report.gpu_wait_seconds += batch.gpu_wait_seconds();
       report.decoded_images += prefetcher.decoded_images();
       report.decode_seconds += prefetcher.decode_seconds();
       report.decode_threads += prefetcher.decode_threads();

@@ -66,6 +66,10 @@ struct EngineReport {
   // Time the workers spent waiting for a decoded pair, summed over workers: near `seconds`
   // times the workers, decoding is what limits the run; near 0, scoring is.
   double decode_wait_seconds = 0.0;
+  // Time the workers were blocked on the GPU (collecting a pair it had not finished), summed:
+  // near `seconds` times the workers, the GPU is what limits the run. 0 on the CPU backend.
+  // What is left of a worker's time is its own host work (staging, launching, delivering).
+  double gpu_wait_seconds = 0.0;
   // Images decoded, the time their decoding took summed over the decoding threads, and those
   // threads (all workers): decode_seconds / decode_threads near `seconds` means every decoding
   // thread was busy the whole run.

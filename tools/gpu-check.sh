@@ -145,8 +145,6 @@ if [ -n "${gen_pid:-}" ]; then
   }
   eval_goal double double
   eval_goal float float
-  eval_goal float float-kept-memory \
-    GLIBC_TUNABLES=glibc.malloc.mmap_threshold=268435456:glibc.malloc.trim_threshold=1073741824
 fi
 
 # Time to first score (issue 12, goal 6): `mad score` on the sample 512x512 pair as whole

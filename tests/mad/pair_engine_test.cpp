@@ -1,6 +1,7 @@
-// The pair engine (mad/pair_engine.h) on the CPU backend, with small PNGs written here: outcomes
-// in job order from several workers, scores bit-identical to mad::score, failed rows delivered
-// in their place (a pre-failed job decodes nothing), and a stopped run resumed over the rest.
+// The pair engine (mad/pair_engine.h), with small PNGs written here: outcomes in job order from
+// several workers, scores bit-identical to mad::score (CPU, and GPU where there is one), failed
+// rows delivered in their place (a pre-failed job decodes nothing), and a stopped run resumed
+// over the rest.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "common/image_io.h"
+#include "mad/gpu_select.h"
 #include "mad/pair_engine.h"
 #include "mad/pair_prefetcher.h"
 #include "mad/score.h"
@@ -113,9 +115,35 @@ TEST(PairEngine, InOrderDeliversJobOrderFromSeveralWorkers) {
   // The workers' wait on decoding is part of their time: between 0 and workers x wall time.
   EXPECT_GE(report.decode_wait_seconds, 0.0);
   EXPECT_LE(report.decode_wait_seconds, report.workers * report.seconds);
+  EXPECT_EQ(report.gpu_wait_seconds, 0.0);  // the CPU backend has no GPU to wait on
   // Bit-identical to the single-pair API.
   ScoreOptions so;
   so.backend = Backend::Cpu;
+  for (const auto& j : jobs) {
+    const double expected_mad = score(load_gray_image(j.ref), load_gray_image(j.dist), so).mad;
+    EXPECT_TRUE(same_bits(d.mad.at(j.id), expected_mad)) << j.dist;
+  }
+}
+
+// The GPU backend through the engine (decoding pool, a sleeping GPU thread, overlapped slots,
+// reused references): the scores of the single-pair API on the same backend, and the wait
+// counters within the workers' time.
+TEST(PairEngine, TheGpuBackendScoresAsTheSinglePairApi) {
+  if (gpu_count() == 0) GTEST_SKIP() << "no CUDA device";
+  const Images images("gpu");
+  const auto jobs = grouped_jobs(images);
+  EngineOptions o;
+  o.score.backend = Backend::Cuda;
+  o.in_order = true;
+  EngineReport report;
+  const Delivered d = run(jobs, o, 0, &report);
+  ASSERT_EQ(report.backend, Backend::Cuda);
+  EXPECT_EQ(report.scored, jobs.size());
+  EXPECT_GE(report.gpu_wait_seconds, 0.0);
+  EXPECT_GE(report.decode_wait_seconds, 0.0);
+  EXPECT_LE(report.gpu_wait_seconds + report.decode_wait_seconds, report.workers * report.seconds);
+  ScoreOptions so;
+  so.backend = Backend::Cuda;
   for (const auto& j : jobs) {
     const double expected_mad = score(load_gray_image(j.ref), load_gray_image(j.dist), so).mad;
     EXPECT_TRUE(same_bits(d.mad.at(j.id), expected_mad)) << j.dist;
