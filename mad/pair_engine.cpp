@@ -101,8 +101,10 @@ PrefetchDepth prefetch_depth(const EngineOptions& options, int workers) {
     return d;
   }
   const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  d.max_pairs =
-      std::max<std::size_t>(4, 2 * cores / static_cast<std::size_t>(std::max(1, workers)));
+  const auto shared = static_cast<std::size_t>(std::max(1, workers));
+  d.max_pairs = std::max<std::size_t>(4, 2 * cores / shared);
+  // The workers' pools together have one thread a core (more would only take turns).
+  d.threads = std::max<std::size_t>(1, std::min(d.max_pairs, (cores + shared - 1) / shared));
   return d;
 }
 
@@ -114,10 +116,16 @@ EngineReport plan_workers(const EngineOptions& options) {
   plan.backend = choice.backend;
   plan.backend_reason = choice.reason;
   if (options.gpus < 0) throw InvalidArgument("--gpus must be 0 (all) or positive");
+  if (options.workers_per_gpu < 1) throw InvalidArgument("--workers-per-gpu must be at least 1");
   if (plan.backend == Backend::Cpu) {
     if (options.gpus > 0)
       throw InvalidArgument(
           "--gpus needs the CUDA backend (this run uses the CPU backend: " + choice.reason + ")");
+    if (options.workers_per_gpu > 1)
+      throw InvalidArgument(
+          "--workers-per-gpu needs the CUDA backend (this run uses the CPU "
+          "backend: " +
+          choice.reason + ")");
     if (options.cpu_workers < 1) throw InvalidArgument("CPU workers must be at least 1");
     plan.workers = options.cpu_workers;
     for (int w = 0; w < plan.workers; ++w)
@@ -129,7 +137,8 @@ EngineReport plan_workers(const EngineOptions& options) {
   if (options.gpus > visible)
     throw GpuError("--gpus " + std::to_string(options.gpus) + " but " + std::to_string(visible) +
                    " CUDA device(s) are visible");
-  plan.workers = options.gpus > 0 ? options.gpus : std::max(1, visible);
+  plan.gpus = options.gpus > 0 ? options.gpus : std::max(1, visible);
+  plan.workers = plan.gpus * options.workers_per_gpu;
   return plan;
 }
 
@@ -159,10 +168,14 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
       PairPrefetcher prefetcher(std::move(paths), prefetch_depth(options, report.workers),
                                 /*keep_colour=*/gpu);
       if (gpu) {
-        select_gpu(w);
+        // Consecutive workers on different devices: reference groups are dealt round-robin.
+        const int device = w % report.gpus;
+        select_gpu(device);
         const std::string name = gpu_device_description();
         std::lock_guard<std::mutex> lock(mutex);
-        report.devices[static_cast<std::size_t>(w)] = "GPU " + std::to_string(w) + ": " + name;
+        report.devices[static_cast<std::size_t>(w)] =
+            "GPU " + std::to_string(device) + ": " + name +
+            (report.workers > report.gpus ? " (worker " + std::to_string(w) + ")" : "");
       }
       // BatchScorer overlaps consecutive pairs on the GPU (one pair's upload with the previous
       // one's compute) and reuses the reference side while pairs share a reference. Its thread

@@ -27,8 +27,12 @@ struct PairJob {
 };
 
 struct EngineOptions {
-  ScoreOptions score;   // backend Auto resolves as in mad::Scorer
-  int gpus = 0;         // CUDA workers: 0 = every visible device
+  ScoreOptions score;  // backend Auto resolves as in mad::Scorer
+  int gpus = 0;        // CUDA devices used: 0 = every visible device
+  // CUDA backend: workers sharing each device, each with its own scorer, slots and host
+  // thread. With more than one, a pair's host work (staging, launching, collecting,
+  // delivering) runs beside another worker's, and their pairs overlap on the device.
+  int workers_per_gpu = 1;
   int cpu_workers = 1;  // CPU backend: scorers run side by side (each also splits its
                         // pair over all cores; several help with small images)
   // Pairs decoded ahead per worker. 0: enough to keep every core decoding (twice the
@@ -60,6 +64,7 @@ struct EngineReport {
   Backend backend = Backend::Cpu;  // resolved
   std::string backend_reason;      // why (BackendChoice::reason)
   int workers = 0;
+  int gpus = 0;                        // CUDA devices used (workers / workers_per_gpu)
   std::vector<std::string> devices;    // one line per worker (GPU name, or "cpu: N threads")
   std::size_t scored = 0, failed = 0;  // outcomes delivered
   double seconds = 0.0;                // wall time from the first decode to the last outcome

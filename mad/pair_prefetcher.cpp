@@ -84,9 +84,12 @@ PairPrefetcher::PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth
       lookahead_(std::max<std::size_t>(1, std::min(depth.initial_pairs, depth.max_pairs))),
       pending_(pairs_.size()),
       ref_cache_(std::make_shared<RefCache>()),
-      // As many threads as decodes may be in flight, up to the cores.
-      pool_(std::make_unique<DecodePool>(static_cast<unsigned>(std::clamp<std::size_t>(
-          depth.max_pairs, 1, std::max(1u, std::thread::hardware_concurrency()))))) {
+      // As many threads as decodes may be in flight, up to the cores (or as asked).
+      pool_(std::make_unique<DecodePool>(static_cast<unsigned>(
+          depth.threads > 0
+              ? depth.threads
+              : std::clamp<std::size_t>(depth.max_pairs, 1,
+                                        std::max(1u, std::thread::hardware_concurrency()))))) {
   schedule_until(lookahead_);
 }
 

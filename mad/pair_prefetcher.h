@@ -36,6 +36,8 @@ struct PrefetchDepth {
   std::size_t max_pairs = 4;
   std::size_t initial_pairs = 2;
   std::size_t memory_budget_bytes = std::size_t{1} << 30;
+  // Decoding threads: 0 for as many as pairs may be in flight, up to the cores.
+  std::size_t threads = 0;
 };
 
 // Host bytes of a decoded pair (both gray planes, double and 8-bit, or colour samples).

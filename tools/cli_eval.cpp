@@ -26,7 +26,7 @@ struct EvalArgs {
   std::string dir, dataset = "auto", manifest, out = "results.csv", json, html;
   ScoringArgs scoring;
   bool resume = false, force = false, higher_better = false, lower_better = false;
-  int gpus = 0, cpu_workers = 1, threads = 0, resamples = 1000;
+  int gpus = 0, workers_per_gpu = 1, cpu_workers = 1, threads = 0, resamples = 1000;
   std::size_t limit = 0;
   std::uint64_t seed = datasets::BootstrapOptions{}.seed;
   bool make_synthetic = false;
@@ -88,6 +88,11 @@ void refuse_backend_options(const CLI::App& cmd, const BackendChoice& choice, Pr
   if (choice.backend == Backend::Cpu && given(cmd, "--gpus"))
     throw InvalidArgument("--gpus sets the CUDA workers; this run uses the CPU because " +
                           why_cpu(choice) + " (drop --gpus; --cpu-workers sets the CPU's)");
+  if (choice.backend == Backend::Cpu && given(cmd, "--workers-per-gpu"))
+    throw InvalidArgument(
+        "--workers-per-gpu sets the CUDA workers of each GPU; this run uses the CPU "
+        "because " +
+        why_cpu(choice) + " (drop it; --cpu-workers sets the CPU's)");
   if (choice.backend == Backend::Cuda && given(cmd, "--cpu-workers"))
     throw InvalidArgument(
         "--cpu-workers sets the CPU backend's workers; this run uses the CUDA "
@@ -114,6 +119,7 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   c.html = a.html;
   c.limit = a.limit;
   c.runner.gpus = a.gpus;
+  c.runner.workers_per_gpu = a.workers_per_gpu;
   c.runner.cpu_workers = a.cpu_workers;
   c.runner.score = to_score_options(a.scoring);
   const BackendChoice choice = choose_backend(c.runner.score.backend);
@@ -164,6 +170,11 @@ Subcommand add_eval_command(CLI::App& root) {
   cmd->add_option("--gpus", a->gpus, "CUDA workers, one per GPU (0 = every visible GPU)")
       ->capture_default_str()
       ->check(decimal_in_range(0, 1024, "0 uses every visible GPU"));
+  cmd->add_option("--workers-per-gpu", a->workers_per_gpu,
+                  "CUDA workers sharing each GPU, each with its own thread and slots: one "
+                  "pair's host work then runs beside another's")
+      ->capture_default_str()
+      ->check(decimal_in_range(1, 16, "leave it out for one"));
   cmd->add_option("--cpu-workers", a->cpu_workers,
                   "CPU backend: pairs scored side by side (each also uses --threads)")
       ->capture_default_str()

@@ -148,6 +148,22 @@ TEST(PairEngine, TheGpuBackendScoresAsTheSinglePairApi) {
     const double expected_mad = score(load_gray_image(j.ref), load_gray_image(j.dist), so).mad;
     EXPECT_TRUE(same_bits(d.mad.at(j.id), expected_mad)) << j.dist;
   }
+  // Two workers on each device: twice the workers, the same scores in the same order.
+  o.workers_per_gpu = 2;
+  EngineReport two;
+  const Delivered d2 = run(jobs, o, 0, &two);
+  EXPECT_EQ(two.workers, 2 * report.workers);
+  EXPECT_EQ(two.gpus, report.gpus);
+  EXPECT_EQ(d2.ids, d.ids);
+  for (const auto& j : jobs) EXPECT_TRUE(same_bits(d2.mad.at(j.id), d.mad.at(j.id))) << j.dist;
+}
+
+TEST(PairEngine, WorkersPerGpuIsCheckedAgainstTheBackend) {
+  EngineOptions o = cpu_options(1, true);
+  o.workers_per_gpu = 2;
+  EXPECT_THROW(plan_workers(o), InvalidArgument);  // the CPU backend has no GPU to share
+  o.workers_per_gpu = 0;
+  EXPECT_THROW(plan_workers(o), InvalidArgument);
 }
 
 TEST(PairEngine, FailedRowsAreDeliveredInTheirPlace) {
