@@ -11,11 +11,11 @@ double now_seconds() {
 }
 }  // namespace
 
-BatchScorer::BatchScorer(ScoreOptions options, HostWait wait)
+BatchScorer::BatchScorer(ScoreOptions options)
     : options_(std::move(options)), backend_(resolve_backend(options_.backend)) {
   if (backend_ == Backend::Cuda) {
     gpu_ = std::make_unique<CudaScorer>(options_.precision, options_.a5_variant,
-                                        options_.det_variant, options_.gpu_memory_limit, wait);
+                                        options_.det_variant, options_.gpu_memory_limit);
   } else {
     ScoreOptions cpu = options_;
     cpu.backend = Backend::Cpu;

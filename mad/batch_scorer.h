@@ -25,9 +25,7 @@ class BatchScorer {
     std::string error;   // set when !ok (an InputError/InvalidArgument of this pair)
   };
 
-  // wait: how the GPU backend's thread waits for a pair (mad/cuda_scorer.h); Sleep when other
-  // threads need every core, as the engine's decoders do.
-  explicit BatchScorer(ScoreOptions options, HostWait wait = HostWait::Spin);
+  explicit BatchScorer(ScoreOptions options);
   ~BatchScorer();
 
   Backend backend() const { return backend_; }

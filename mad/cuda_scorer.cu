@@ -66,7 +66,6 @@ struct CudaScorer::Impl {
   std::string a5_requested;
   std::string detection_requested;
   std::size_t memory_limit = 0;
-  HostWait wait = HostWait::Spin;
   std::string a5_name;
   std::map<std::pair<int, int>, ShapeSlots> shapes;
   std::deque<std::pair<std::uint64_t, SlotRef>> outstanding;
@@ -115,8 +114,8 @@ struct CudaScorer::Impl {
           using Slot = typename std::decay_t<decltype(list)>::value_type::element_type;
           if (i >= list.size()) {
             auto bank = list.empty() ? nullptr : list.front()->bank();
-            list.push_back(std::make_unique<Slot>(w, h, a5_requested, detection_requested,
-                                                  std::move(bank), wait == HostWait::Sleep));
+            list.push_back(
+                std::make_unique<Slot>(w, h, a5_requested, detection_requested, std::move(bank)));
             list.back()->synchronize();  // the bank and the CSF are complete before sharing
             a5_name = list.back()->a5_variant();
           }
@@ -136,11 +135,10 @@ struct CudaScorer::Impl {
 };
 
 CudaScorer::CudaScorer(Precision precision, const std::string& a5_variant,
-                       const std::string& det_variant, std::size_t memory_limit, HostWait wait)
+                       const std::string& det_variant, std::size_t memory_limit)
     : impl_(std::make_unique<Impl>()) {
   impl_->precision = precision;
   impl_->memory_limit = memory_limit;
-  impl_->wait = wait;
   impl_->a5_requested = a5_variant;
   impl_->detection_requested = det_variant;
   // Unknown names are refused here, before any device work (InvalidArgument from the registry).

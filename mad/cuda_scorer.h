@@ -38,21 +38,15 @@ struct CudaInput {
   int height() const { return device ? device->height : colour ? colour->height : pixels.height; }
 };
 
-// How a host thread waits for a pair on the GPU. Spin (CUDA's default for a process with one
-// context) answers soonest and keeps a core busy; Sleep blocks the thread until the GPU's
-// interrupt, leaving the core to other work: the engine's decoding threads, which use every core.
-enum class HostWait { Spin, Sleep };
-
 class CudaScorer {
  public:
   // a5_variant: registry name, empty for the default. Throws InvalidArgument for unknown names.
   // det_variant: detection block-statistics registry name, empty for the default.
   // memory_limit: bytes the slots of one shape may use (0: the device's free memory). A shape
   // gets two slots when they fit, one when only one does; when none fits, GpuError states the
-  // need before anything is allocated. wait: how collect() and run() wait for the GPU.
+  // need before anything is allocated.
   CudaScorer(Precision precision, const std::string& a5_variant,
-             const std::string& det_variant = "", std::size_t memory_limit = 0,
-             HostWait wait = HostWait::Spin);
+             const std::string& det_variant = "", std::size_t memory_limit = 0);
   ~CudaScorer();
   CudaScorer(const CudaScorer&) = delete;
   CudaScorer& operator=(const CudaScorer&) = delete;

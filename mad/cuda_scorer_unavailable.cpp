@@ -6,7 +6,7 @@
 
 namespace mad {
 struct CudaScorer::Impl {};
-CudaScorer::CudaScorer(Precision, const std::string&, const std::string&, std::size_t, HostWait) {
+CudaScorer::CudaScorer(Precision, const std::string&, const std::string&, std::size_t) {
   throw GpuError("this build has no CUDA backend");
 }
 CudaScorer::~CudaScorer() = default;

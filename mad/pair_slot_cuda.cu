@@ -46,8 +46,7 @@ Image<double> to_image(const Real* plane, int width, int height) {
 template <class Real>
 PairSlot<Real>::PairSlot(int width, int height, const std::string& a5_variant,
                          const std::string& det_variant,
-                         std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank,
-                         bool sleep_while_waiting)
+                         std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank)
     : width_(width),
       height_(height),
       pixels_(static_cast<std::size_t>(width) * height),
@@ -62,7 +61,7 @@ PairSlot<Real>::PairSlot(int width, int height, const std::string& a5_variant,
       dev_images_(2 * pixels_),
       dev_sums_(2),
       host_sums_(2),
-      done_(cudaEventDisableTiming | (sleep_while_waiting ? cudaEventBlockingSync : 0u)),
+      done_(cudaEventDisableTiming),
       input_ready_(cudaEventDisableTiming),
       input_read_(cudaEventDisableTiming) {
   // One region of each kind serves both stages (see the header).

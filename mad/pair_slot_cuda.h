@@ -37,11 +37,8 @@ class PairSlot {
  public:
   // Builds the stages on the slot's own stream. `bank`: a complete log-Gabor bank of this
   // shape to share (null: this slot builds its own; call synchronize() before sharing it).
-  // sleep_while_waiting: collect() blocks the thread until the GPU signals completion instead
-  // of spinning on a core (mad/cuda_scorer.h's HostWait).
   PairSlot(int width, int height, const std::string& a5_variant, const std::string& det_variant,
-           std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank,
-           bool sleep_while_waiting = false);
+           std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank);
   void synchronize() const { stream_.synchronize(); }
 
   int width() const { return width_; }
