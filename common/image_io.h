@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,9 @@ struct RawImage8 {
 struct SourceImage {
   GrayImage gray;
   RawImage8 colour;  // 3 or 4 channels when set
+  // Optional: the same colour samples in page-locked host memory, which the GPU copies from
+  // directly (set by the GPU engine's decoding threads; mad/pinned_copies.h).
+  std::shared_ptr<const std::uint8_t> pinned_colour;
   bool has_colour() const { return !colour.samples.empty(); }
   int width() const { return has_colour() ? colour.width : gray.pixels.width(); }
   int height() const { return has_colour() ? colour.height : gray.pixels.height(); }

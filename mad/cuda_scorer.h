@@ -29,6 +29,10 @@ struct CudaInput {
   ImageView<const double> pixels;
   const std::uint8_t* gray8 = nullptr;  // null: derived from `pixels` when they fit uint8
   const RawImage8* colour = nullptr;    // set: interleaved RGB or RGBA, read before submit returns
+  // Optional, with `colour`: the same samples in page-locked host memory. A distorted image's
+  // are then copied to the device from there, with no staging copy on the submitting thread;
+  // they must stay valid until the pair is collected.
+  const std::uint8_t* pinned_colour = nullptr;
   const DeviceImage* device = nullptr;  // set: a device image, valid until submit() returns
   // Optional: the immutable host object the pixels belong to. A slot keeps its reference's
   // identity (so the object outlives it and its address cannot be reused); a later reference

@@ -15,6 +15,9 @@
 #include "mad/batch_scorer.h"
 #include "mad/gpu_select.h"
 #include "mad/pair_prefetcher.h"
+#ifdef MAD_HAVE_CUDA
+#include "mad/pinned_copies.h"
+#endif
 
 namespace mad {
 namespace {
@@ -165,8 +168,19 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
       std::vector<PairPaths> paths;
       for (std::size_t j : list)
         paths.push_back({jobs[j].ref, jobs[j].dist, !jobs[j].error.empty()});
-      PairPrefetcher prefetcher(std::move(paths), prefetch_depth(options, report.workers),
-                                /*keep_colour=*/gpu);
+      const PrefetchDepth depth = prefetch_depth(options, report.workers);
+      std::function<void(SourceImage&)> prepare_distorted;
+#ifdef MAD_HAVE_CUDA
+      // Distorted colour images get a page-locked copy on the decoding thread, which the GPU
+      // copies from: the scoring thread stages nothing (mad/pinned_copies.h).
+      std::shared_ptr<PinnedCopies> pinned;
+      if (gpu) {
+        pinned = std::make_shared<PinnedCopies>(depth.memory_budget_bytes);
+        prepare_distorted = [pinned](SourceImage& image) { pinned->attach(image); };
+      }
+#endif
+      PairPrefetcher prefetcher(std::move(paths), depth, /*keep_colour=*/gpu,
+                                std::move(prepare_distorted));
       if (gpu) {
         // Consecutive workers on different devices: reference groups are dealt round-robin.
         const int device = w % report.gpus;

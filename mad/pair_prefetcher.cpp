@@ -77,10 +77,12 @@ std::size_t decoded_pair_bytes(const SourceImage& ref, const SourceImage& dist) 
   return bytes(ref) + bytes(dist);
 }
 
-PairPrefetcher::PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth, bool keep_colour)
+PairPrefetcher::PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth, bool keep_colour,
+                               std::function<void(SourceImage&)> prepare_distorted)
     : pairs_(std::move(pairs)),
       depth_(depth),
       keep_colour_(keep_colour),
+      prepare_distorted_(std::move(prepare_distorted)),
       lookahead_(std::max<std::size_t>(1, std::min(depth.initial_pairs, depth.max_pairs))),
       pending_(pairs_.size()),
       ref_cache_(std::make_shared<RefCache>()),
@@ -104,7 +106,7 @@ std::size_t PairPrefetcher::decode_threads() const {
   return pool_->size();
 }
 
-std::shared_ptr<const SourceImage> PairPrefetcher::decode(const std::string& path) {
+std::shared_ptr<const SourceImage> PairPrefetcher::decode(const std::string& path, bool distorted) {
   const auto start = std::chrono::steady_clock::now();
   struct Count {  // counted whether the decode succeeds or throws
     PairPrefetcher* self;
@@ -116,7 +118,9 @@ std::shared_ptr<const SourceImage> PairPrefetcher::decode(const std::string& pat
       ++self->decoded_images_;
     }
   } count{this, start};
-  return std::make_shared<const SourceImage>(load_source_image(path, keep_colour_));
+  auto image = std::make_shared<SourceImage>(load_source_image(path, keep_colour_));
+  if (distorted && prepare_distorted_) prepare_distorted_(*image);
+  return image;
 }
 
 void PairPrefetcher::schedule_until(std::size_t end) {
@@ -136,7 +140,8 @@ void PairPrefetcher::schedule_until(std::size_t end) {
       std::lock_guard<std::mutex> lock(ref_cache_->mutex);
       if (ref_cache_->path != paths.ref || !ref_cache_->image.valid()) {
         ref_cache_->path = paths.ref;
-        ref_cache_->image = pool_->submit([this, p = paths.ref] { return decode(p); }).share();
+        ref_cache_->image =
+            pool_->submit([this, p = paths.ref] { return decode(p, false); }).share();
       }
       pending_[i].ref = ref_cache_->image;
     }
@@ -144,7 +149,7 @@ void PairPrefetcher::schedule_until(std::size_t end) {
       LoadedPair out;
       out.index = i;
       try {
-        out.dist = decode(p);
+        out.dist = decode(p, true);
       } catch (const std::exception& e) {
         out.error = e.what();
       }

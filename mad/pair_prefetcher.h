@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <functional>
 #include <future>
 #include <memory>
 #include <string>
@@ -46,7 +47,10 @@ std::size_t decoded_pair_bytes(const SourceImage& ref, const SourceImage& dist);
 class PairPrefetcher {
  public:
   // keep_colour: decode with load_source_image(path, true) (for a GPU worker).
-  PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth, bool keep_colour = false);
+  // prepare_distorted (optional): runs on the decoding thread on each decoded distorted image
+  // (the GPU engine attaches a page-locked copy of its samples: mad/pinned_copies.h).
+  PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth, bool keep_colour = false,
+                 std::function<void(SourceImage&)> prepare_distorted = {});
   ~PairPrefetcher();
   bool has_next() const { return next_ < pairs_.size(); }
   // Blocks until the next pair in list order is decoded.
@@ -64,6 +68,7 @@ class PairPrefetcher {
   std::vector<PairPaths> pairs_;
   PrefetchDepth depth_;
   bool keep_colour_;
+  std::function<void(SourceImage&)> prepare_distorted_;
   std::size_t lookahead_;
   bool sized_ = false;  // lookahead_ set from a decoded pair's size
   std::size_t next_ = 0;
@@ -78,7 +83,7 @@ class PairPrefetcher {
   std::atomic<std::size_t> decoded_images_{0};
   std::atomic<long long> decode_nanoseconds_{0};
   // Timed decoding of one file, counted above.
-  std::shared_ptr<const SourceImage> decode(const std::string& path);
+  std::shared_ptr<const SourceImage> decode(const std::string& path, bool distorted);
   // The last decoded reference, reused while consecutive pairs share it (datasets list each
   // reference's distortions together).
   struct RefCache;

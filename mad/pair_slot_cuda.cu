@@ -106,6 +106,7 @@ template <class Real>
 bool PairSlot<Real>::pack(const CudaInput& src, int role, bool compare, Form& form) {
   std::uint8_t* u8 = host_u8_.get() + role * pixels_;
   // Compare before overwriting: the staging still holds the previous image of this role.
+  if (role == 1) dst_pinned_ = nullptr;
   if (src.colour) {
     const RawImage8& c = *src.colour;
     if (c.channels != 3 && c.channels != 4)
@@ -115,6 +116,10 @@ bool PairSlot<Real>::pack(const CudaInput& src, int role, bool compare, Form& fo
       dev_rgb_ = cuda::DeviceBuffer<std::uint8_t>(2 * 4 * pixels_);
     }
     form = c.channels == 3 ? Form::Rgb3 : Form::Rgb4;
+    if (role == 1 && src.pinned_colour) {
+      dst_pinned_ = src.pinned_colour;  // copied to the device from there, by copy_in
+      return true;
+    }
     std::uint8_t* rgb = host_rgb_.get() + role * 4 * pixels_;
     const std::size_t bytes = pixels_ * static_cast<std::size_t>(c.channels);
     const bool changed = !compare || std::memcmp(rgb, c.samples.data(), bytes) != 0;
@@ -157,33 +162,52 @@ bool PairSlot<Real>::pack(const CudaInput& src, int role, bool compare, Form& fo
 }
 
 template <class Real>
-std::size_t PairSlot<Real>::upload(int role, Form form, Real* target, cudaStream_t s) {
+std::size_t PairSlot<Real>::copy_in(int role, Form form, cudaStream_t s) {
   const std::size_t offset = role * pixels_;
   if (form == Form::F64) {
     MAD_CUDA_CHECK(cudaMemcpyAsync(dev_f64_.get() + offset, host_f64_.get() + offset,
                                    pixels_ * sizeof(double), cudaMemcpyHostToDevice, s));
-    widen(dev_f64_.get() + offset, target, pixels_, s);
     return pixels_ * sizeof(double);
   }
-  std::size_t bytes = pixels_;
   if (form == Form::Gray8) {
     MAD_CUDA_CHECK(cudaMemcpyAsync(dev_u8_.get() + offset, host_u8_.get() + offset, pixels_,
                                    cudaMemcpyHostToDevice, s));
-  } else {
+    return pixels_;
+  }
+  const std::size_t bytes = pixels_ * (form == Form::Rgb3 ? 3 : 4);
+  const std::uint8_t* host =
+      role == 1 && dst_pinned_ ? dst_pinned_ : host_rgb_.get() + role * 4 * pixels_;
+  MAD_CUDA_CHECK(
+      cudaMemcpyAsync(dev_rgb_.get() + role * 4 * pixels_, host, bytes, cudaMemcpyHostToDevice, s));
+  return bytes;
+}
+
+template <class Real>
+void PairSlot<Real>::widen_in(int role, Form form, Real* target, cudaStream_t s) {
+  const std::size_t offset = role * pixels_;
+  if (form == Form::F64) {
+    widen(dev_f64_.get() + offset, target, pixels_, s);
+    return;
+  }
+  if (form != Form::Gray8) {
     // Colour: the samples travel once and the registry's default gray kernel (MATLAB weighting,
     // exact fixed point: bit-identical to the host's rgb2gray) writes the uint8 plane.
     const int channels = form == Form::Rgb3 ? 3 : 4;
-    bytes = pixels_ * static_cast<std::size_t>(channels);
-    std::uint8_t* rgb = dev_rgb_.get() + role * 4 * pixels_;
-    MAD_CUDA_CHECK(cudaMemcpyAsync(rgb, host_rgb_.get() + role * 4 * pixels_, bytes,
-                                   cudaMemcpyHostToDevice, s));
-    const kernels::RgbView8 view = kernels::interleaved_rgb(
-        ImageView<const std::uint8_t>(rgb, width_ * channels, height_), channels);
+    const kernels::RgbView8 view =
+        kernels::interleaved_rgb(ImageView<const std::uint8_t>(dev_rgb_.get() + role * 4 * pixels_,
+                                                               width_ * channels, height_),
+                                 channels);
     kernels::gray_variants().find("").launch(
         view, kernels::GrayWeighting::Matlab,
         ImageView<std::uint8_t>(dev_u8_.get() + offset, width_, height_), s);
   }
   widen(dev_u8_.get() + offset, target, pixels_, s);
+}
+
+template <class Real>
+std::size_t PairSlot<Real>::upload(int role, Form form, Real* target, cudaStream_t s) {
+  const std::size_t bytes = copy_in(role, form, s);
+  widen_in(role, form, target, s);
   return bytes;
 }
 
@@ -303,11 +327,12 @@ void PairSlot<Real>::submit(const CudaInput& ref_in, const CudaInput& dst_in, bo
     }
     // The maps are rare (one pair at a time, --maps): their read-back stays out of the graphs.
     const int key = static_cast<int>(dst_form) * 2 + luminance;
+    add_gpu_transfer(copy_in(1, dst_form, s), 0);
     enqueue_side(distorted_graphs_[key], distorted_graph_bytes_[key],
                  cuda::kGraphsAllowed && !want_maps, [&] {
-                   const std::size_t bytes = upload(1, dst_form, d_dst, s);
+                   widen_in(1, dst_form, d_dst, s);
                    run_distorted();
-                   return bytes;
+                   return std::size_t{0};
                  });
   }
   add_gpu_transfer(0, 2 * sizeof(double) + (want_maps ? 2 * pixels_ * sizeof(Real) : 0));

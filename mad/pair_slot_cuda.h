@@ -65,10 +65,16 @@ class PairSlot {
   enum class Form { F64, Gray8, Rgb3, Rgb4 };
   // Packs `src` into staging (colour samples as they are, uint8 when it is 8-bit gray, else
   // double); returns true when it differs from what staging held (or `compare` is false).
-  // Sets `form`. role: 0 reference, 1 distorted (their halves of the staging).
+  // Sets `form`. role: 0 reference, 1 distorted (their halves of the staging). A distorted
+  // image with a page-locked copy of its colour samples (CudaInput::pinned_colour) is not
+  // staged: the device copies from that copy.
   bool pack(const CudaInput& src, int role, bool compare, Form& form);
-  // Enqueues the upload of a packed host image and its widening into `target`; returns the
-  // bytes it copies to the device.
+  // Enqueues the copy of a packed host image to the device; returns its bytes.
+  std::size_t copy_in(int role, Form form, cudaStream_t stream);
+  // Enqueues the conversion of a copied image to the stage precision into `target` (the gray
+  // kernel first for colour).
+  void widen_in(int role, Form form, Real* target, cudaStream_t stream);
+  // copy_in then widen_in; returns the bytes copied.
   std::size_t upload(int role, Form form, Real* target, cudaStream_t stream);
   // Enqueues `enqueue` (which returns the bytes it uploads) on the slot's stream: the first time
   // for a key through a captured graph that later calls replay (the sequences differ only by
@@ -91,6 +97,7 @@ class PairSlot {
   cuda::DeviceBuffer<std::uint8_t> dev_u8_;
   cuda::PinnedBuffer<std::uint8_t> host_rgb_;  // ref | dst colour samples, 4 bytes a pixel each
   cuda::DeviceBuffer<std::uint8_t> dev_rgb_;   // (both allocated at the first colour image)
+  const std::uint8_t* dst_pinned_ = nullptr;   // the distorted image's page-locked samples
   cuda::DeviceBuffer<double> dev_f64_;
   cuda::DeviceBuffer<Real> dev_images_;  // ref | dst widened to Real
   cuda::DeviceBuffer<double> dev_sums_;  // [sum eta_hi^2, sum eta_lo^2]
@@ -106,8 +113,9 @@ class PairSlot {
   Form reference_form_ = Form::F64;
   std::shared_ptr<const void> reference_identity_;  // CudaInput::identity of the staged reference
   // Captured sequences, by form x 2 + uint8 luminance: the reference side (upload, widen,
-  // prepare_reference of both stages) and the distorted side (upload, widen, both stages'
-  // run_distorted, the read-back of the sums), with the bytes each uploads.
+  // prepare_reference of both stages, with the bytes it uploads) and the distorted side
+  // (widen, both stages' run_distorted, the read-back of the sums). The distorted image's
+  // copy to the device stays outside its graph: its source may be the caller's memory.
   static constexpr int kGraphKeys = 8;
   cuda::GraphExec reference_graphs_[kGraphKeys], distorted_graphs_[kGraphKeys];
   std::size_t reference_graph_bytes_[kGraphKeys] = {}, distorted_graph_bytes_[kGraphKeys] = {};

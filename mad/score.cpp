@@ -106,7 +106,10 @@ CudaInput cuda_input(const GrayImage& image) {
 }
 
 CudaInput cuda_input(const SourceImage& image) {
-  return image.has_colour() ? CudaInput(&image.colour) : cuda_input(image.gray);
+  if (!image.has_colour()) return cuda_input(image.gray);
+  CudaInput in(&image.colour);
+  in.pinned_colour = image.pinned_colour.get();
+  return in;
 }
 
 Scorer::Scorer(ScoreOptions options)

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
+#include <functional>
 #include <memory>
 #include <random>
 #include <string>
@@ -12,6 +14,9 @@
 
 #include "common/image_io.h"
 #include "mad/batch_scorer.h"
+#ifdef MAD_HAVE_CUDA
+#include "mad/pinned_copies.h"
+#endif
 #include "mad/score.h"
 #include "tests/support/test_support.h"
 #include "tools/bench/bench_images.h"
@@ -88,19 +93,25 @@ struct Plan {
 };
 const std::vector<Plan> kPlan = {{0, 1}, {0, 2}, {3, 2}, {0, 1}, {4, 1}, {4, 2}, {5, 1}, {0, 5}};
 
-void check_batch(Backend backend, Precision precision, int width, int height) {
+// `attach` (optional) is applied to images 1, 4 and 5 (page-locked copies on the GPU: then
+// distorted images 1 and 5 travel from their copies, 2 from the staging, in one batch).
+void check_batch(Backend backend, Precision precision, int width, int height,
+                 const std::function<void(SourceImage&)>& attach = {}) {
   const bench::BenchPair a = bench::make_bench_pair(width, height, 11u);
   const bench::BenchPair b = bench::make_bench_pair(width, height, 12u);
   // 0, 1, 2: colour; 3: the gray form of 0 (same gray pixels); 4: RGBA; 5: colour of b's ref.
-  std::vector<std::shared_ptr<const SourceImage>> images;
-  images.push_back(std::make_shared<SourceImage>(colour_image(a.ref, 3, 1u)));
-  images.push_back(std::make_shared<SourceImage>(colour_image(a.dst, 3, 2u)));
-  images.push_back(std::make_shared<SourceImage>(colour_image(b.dst, 3, 3u)));
+  std::vector<std::shared_ptr<SourceImage>> made;
+  made.push_back(std::make_shared<SourceImage>(colour_image(a.ref, 3, 1u)));
+  made.push_back(std::make_shared<SourceImage>(colour_image(a.dst, 3, 2u)));
+  made.push_back(std::make_shared<SourceImage>(colour_image(b.dst, 3, 3u)));
   auto gray0 = std::make_shared<SourceImage>();
-  gray0->gray = gray_of(*images[0]);
-  images.push_back(gray0);
-  images.push_back(std::make_shared<SourceImage>(colour_image(a.ref, 4, 4u)));
-  images.push_back(std::make_shared<SourceImage>(colour_image(b.ref, 3, 5u)));
+  gray0->gray = gray_of(*made[0]);
+  made.push_back(gray0);
+  made.push_back(std::make_shared<SourceImage>(colour_image(a.ref, 4, 4u)));
+  made.push_back(std::make_shared<SourceImage>(colour_image(b.ref, 3, 5u)));
+  if (attach)
+    for (int i : {1, 4, 5}) attach(*made[i]);
+  const std::vector<std::shared_ptr<const SourceImage>> images(made.begin(), made.end());
 
   // Expected: the host-converted gray images through the CPU scorer... or, on the GPU, through
   // the same backend and precision one pair at a time (the conversion is what is tested).
@@ -136,6 +147,43 @@ TEST_P(ColourInputCuda, DeviceConversionIsBitIdenticalToTheHost) {
   for (const auto& s : std::vector<std::pair<int, int>>{{34, 34}, {61, 37}, {131, 97}, {256, 96}})
     check_batch(Backend::Cuda, GetParam(), s.first, s.second);
 }
+
+#ifdef MAD_HAVE_CUDA
+// Distorted images with page-locked copies (mad/pinned_copies.h: the GPU engine's decoders
+// attach them) travel to the device from those copies, mixed with staged ones in one batch.
+TEST_P(ColourInputCuda, PageLockedCopiesScoreAsStagedImages) {
+  MAD_REQUIRE_GPU();
+  PinnedCopies copies(std::size_t{1} << 26);
+  for (const auto& s : std::vector<std::pair<int, int>>{{34, 34}, {61, 37}})
+    check_batch(Backend::Cuda, GetParam(), s.first, s.second,
+                [&](SourceImage& image) { copies.attach(image); });
+  EXPECT_GT(copies.allocated_bytes(), 0u);
+}
+
+// The copy is what travels, not the samples: a copy overwritten with another image's samples
+// scores as that image.
+TEST_P(ColourInputCuda, ThePageLockedCopyIsWhatTheDeviceReads) {
+  MAD_REQUIRE_GPU();
+  const bench::BenchPair a = bench::make_bench_pair(61, 37, 21u);
+  const bench::BenchPair b = bench::make_bench_pair(61, 37, 22u);
+  PinnedCopies copies(std::size_t{1} << 26);
+  auto ref = std::make_shared<SourceImage>(colour_image(a.ref, 3, 1u));
+  auto dst = std::make_shared<SourceImage>(colour_image(a.dst, 3, 2u));
+  const SourceImage other = colour_image(b.dst, 3, 3u);
+  copies.attach(*dst);
+  ASSERT_NE(dst->pinned_colour, nullptr);
+  EXPECT_EQ(copies.allocated_bytes(), dst->colour.samples.size());
+  std::memcpy(const_cast<std::uint8_t*>(dst->pinned_colour.get()), other.colour.samples.data(),
+              other.colour.samples.size());
+  BatchScorer batch(options(Backend::Cuda, GetParam()));
+  std::vector<BatchScorer::Finished> done = batch.submit(0, ref, dst);
+  for (auto& f : batch.drain()) done.push_back(std::move(f));
+  ASSERT_EQ(done.size(), 1u);
+  ASSERT_TRUE(done[0].ok) << done[0].error;
+  Scorer single(options(Backend::Cuda, GetParam()));
+  expect_same_bits(done[0].result, single.score(gray_of(*ref), gray_of(other)), "altered copy");
+}
+#endif
 
 INSTANTIATE_TEST_SUITE_P(BothPrecisions, ColourInputCuda,
                          ::testing::Values(Precision::Double, Precision::Float),
