@@ -122,13 +122,16 @@ inline __m128i load_pixel(const std::uint8_t* p) {
   return _mm_unpacklo_epi8(_mm_cvtsi32_si128(v), _mm_setzero_si128());
 }
 
-inline std::int32_t packed(__m128i v16) {
-  return _mm_cvtsi128_si32(_mm_packus_epi16(v16, v16));
+// The same, as bytes in the low lanes of a register (no widening).
+inline __m128i load_bytes(const std::uint8_t* p) {
+  std::int32_t v;
+  std::memcpy(&v, p, 4);
+  return _mm_cvtsi32_si128(v);
 }
 
 template <int Bpp>
-void store_pixel(std::uint8_t* p, __m128i v16, bool last) {
-  const std::int32_t v = packed(v16);
+void store_bytes(std::uint8_t* p, __m128i bytes, bool last) {
+  const std::int32_t v = _mm_cvtsi128_si32(bytes);
   if (Bpp == 4 || !last) {
     std::memcpy(p, &v, 4);
   } else {
@@ -136,6 +139,11 @@ void store_pixel(std::uint8_t* p, __m128i v16, bool last) {
     p[1] = static_cast<std::uint8_t>(v >> 8);
     p[2] = static_cast<std::uint8_t>(v >> 16);
   }
+}
+
+template <int Bpp>
+void store_pixel(std::uint8_t* p, __m128i v16, bool last) {
+  store_bytes<Bpp>(p, _mm_packus_epi16(v16, v16), last);
 }
 
 inline __m128i abs16(__m128i x) {
@@ -154,13 +162,19 @@ bool unfilter_row_pixels(int filter, const std::uint8_t* in, const std::uint8_t*
         store_pixel<Bpp>(out + i, a, i + Bpp == n);
       }
       return true;
-    case 3:
+    case 3: {
+      // In bytes, on complements: with x' = 255 - x, floor((a + b) / 2) = 255 - avg(a', b')
+      // (avg rounding up, SSE2's pavgb), so the next a' = avg(a', b') - in, modulo 256. Two
+      // instructions chain one pixel to the next instead of four.
+      const __m128i ones = _mm_set1_epi8(-1);
+      __m128i not_a = ones;  // a = 0 before the first pixel
       for (std::size_t i = 0; i < n; i += Bpp) {
-        const __m128i average = _mm_srli_epi16(_mm_add_epi16(a, load_pixel(prior + i)), 1);
-        a = _mm_and_si128(_mm_add_epi16(load_pixel(in + i), average), low_byte);
-        store_pixel<Bpp>(out + i, a, i + Bpp == n);
+        const __m128i not_b = _mm_xor_si128(load_bytes(prior + i), ones);
+        not_a = _mm_sub_epi8(_mm_avg_epu8(not_a, not_b), load_bytes(in + i));
+        store_bytes<Bpp>(out + i, _mm_xor_si128(not_a, ones), i + Bpp == n);
       }
       return true;
+    }
     case 4:
       for (std::size_t i = 0; i < n; i += Bpp) {
         const __m128i b = load_pixel(prior + i);
