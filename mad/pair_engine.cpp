@@ -94,8 +94,9 @@ class Delivery {
   std::size_t next_ = 0;                    // the job position delivered next (in_order)
 };
 
-// Decoding is the CPU side of a GPU run: every core may decode, shared among the workers.
-PrefetchDepth prefetch_depth(const EngineOptions& options, int workers) {
+// Decoding is the CPU side of a GPU run: the cores a GPU worker does not hold (it spins while
+// it waits for its GPU) decode, shared among the workers.
+PrefetchDepth prefetch_depth(const EngineOptions& options, int workers, bool gpu) {
   PrefetchDepth d;
   d.memory_budget_bytes =
       options.decode_memory_bytes / static_cast<std::size_t>(std::max(1, workers));
@@ -107,7 +108,8 @@ PrefetchDepth prefetch_depth(const EngineOptions& options, int workers) {
   const auto shared = static_cast<std::size_t>(std::max(1, workers));
   d.max_pairs = std::max<std::size_t>(4, 2 * cores / shared);
   // The workers' pools together have one thread a core (more would only take turns).
-  d.threads = std::max<std::size_t>(1, std::min(d.max_pairs, (cores + shared - 1) / shared));
+  const std::size_t free_cores = gpu && cores > 2 * shared ? cores - shared : cores;
+  d.threads = std::max<std::size_t>(1, std::min(d.max_pairs, free_cores / shared));
   return d;
 }
 
@@ -168,7 +170,7 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
       std::vector<PairPaths> paths;
       for (std::size_t j : list)
         paths.push_back({jobs[j].ref, jobs[j].dist, !jobs[j].error.empty()});
-      const PrefetchDepth depth = prefetch_depth(options, report.workers);
+      const PrefetchDepth depth = prefetch_depth(options, report.workers, gpu);
       std::function<void(SourceImage&)> prepare_distorted;
 #ifdef MAD_HAVE_CUDA
       // Distorted colour images get a page-locked copy on the decoding thread, which the GPU
