@@ -176,7 +176,10 @@ if [ -x "$build/bin/mad" ]; then
   fs_cuda=$(median < "$logs/fs_cuda")
   fs_reason=$("$build/bin/mad" score datasets/sample/ref.png datasets/sample/dist.png --json 2>/dev/null \
     | grep -o '"backend_reason": "[^"]*"')
-  note "first score, 512x512 whole process (median of 9, interleaved): auto ${fs_auto} s, cpu ${fs_cpu} s, cuda ${fs_cuda} s (goal: auto <= cpu); ${fs_reason}"
+  # Whether auto touches CUDA at all for the lone pair (it must not: then it is the cpu run).
+  fs_libcuda=$(LD_DEBUG=files "$build/bin/mad" score datasets/sample/ref.png datasets/sample/dist.png 2>&1 \
+    | grep -c 'file=libcuda')
+  note "first score, 512x512 whole process (median of 9, interleaved): auto ${fs_auto} s, cpu ${fs_cpu} s, cuda ${fs_cuda} s (goal: auto <= cpu); auto loaded libcuda ${fs_libcuda} time(s); ${fs_reason}"
 fi
 
 if [ -x "$build/bin/mad" ] && "$build/bin/mad" bench --help > /dev/null 2>&1; then
