@@ -208,11 +208,20 @@ bool unfilter_row(int filter, const std::uint8_t* in, const std::uint8_t* prior,
   return unfilter_row_bytes<Bpp>(filter, in, prior, out, n);
 }
 
+// A buffer of at least `bytes`: the thread's own, kept between files, for the common sizes; for
+// a larger one `once`, released with the caller's frame (a thread keeps no huge buffer).
+constexpr std::size_t kKeptBytes = std::size_t{32} << 20;
+std::vector<std::uint8_t>& scratch(std::vector<std::uint8_t>& kept, std::vector<std::uint8_t>& once,
+                                   std::size_t bytes) {
+  std::vector<std::uint8_t>& v = bytes <= kKeptBytes ? kept : once;
+  if (v.size() < bytes) v.resize(bytes);
+  return v;
+}
+
 template <int Bpp>
 bool unfilter_image(const std::uint8_t* filtered, std::size_t row_bytes, std::size_t height,
                     std::uint8_t* out) {
-  thread_local std::vector<std::uint8_t> zeros;
-  if (zeros.size() < row_bytes + kSlack) zeros.assign(row_bytes + kSlack, 0);
+  const std::vector<std::uint8_t> zeros(row_bytes + kSlack, 0);  // the row above the first
   const std::uint8_t* prior = zeros.data();
   for (std::size_t y = 0; y < height; ++y) {
     const std::uint8_t* in = filtered + y * (row_bytes + 1);
@@ -254,7 +263,10 @@ std::optional<DecodedImage> decode_png_direct(const std::vector<std::uint8_t>& b
   if (row_bytes * height / 1032 > size) return std::nullopt;
 
   // Walk the chunks, gathering the IDAT data (writers split it, libpng into 8 KiB pieces).
-  thread_local std::vector<std::uint8_t> compressed;
+  // The image data is at most the file: a large file gathers it into a buffer of its own.
+  thread_local std::vector<std::uint8_t> kept_compressed;
+  std::vector<std::uint8_t> once_compressed;
+  std::vector<std::uint8_t>& compressed = size <= kKeptBytes ? kept_compressed : once_compressed;
   compressed.clear();
   enum class Idat { Before, In, After } idat = Idat::Before;
   bool ended = false;
@@ -281,8 +293,10 @@ std::optional<DecodedImage> decode_png_direct(const std::vector<std::uint8_t>& b
     offset += std::size_t{12} + length;
   }
 
-  thread_local std::vector<std::uint8_t> filtered;
-  if (filtered.size() < filtered_bytes + kSlack) filtered.resize(filtered_bytes + kSlack);
+  thread_local std::vector<std::uint8_t> kept_filtered;
+  std::vector<std::uint8_t> once_filtered;
+  std::vector<std::uint8_t>& filtered =
+      scratch(kept_filtered, once_filtered, filtered_bytes + kSlack);
   std::size_t consumed = 0;
   // A null actual-output pointer asks for exactly filtered_bytes: shorter or longer streams fail.
   if (libdeflate_zlib_decompress_ex(thread_decompressor(), compressed.data(), compressed.size(),

@@ -201,6 +201,27 @@ TEST_F(PngDirectRead, SplitImageDataAncillaryChunksAndTrailingBytesAreAccepted) 
   expect_accepted_and_equal(assemble(p), "bytes after IEND");
 }
 
+// Above 32 MiB of image data the reader uses buffers of its own instead of the thread's.
+TEST_F(PngDirectRead, ALargeImageMatchesLibpng) {
+  PngParts p;
+  p.width = 4001;
+  p.height = 3001;
+  p.colour_type = 2;
+  std::vector<std::uint8_t> raw;
+  std::mt19937 rng(9);
+  for (std::uint32_t y = 0; y < p.height; ++y) {
+    raw.push_back(static_cast<std::uint8_t>(y % 5));
+    for (std::uint32_t i = 0; i < p.width * 3; ++i)
+      raw.push_back(static_cast<std::uint8_t>(i % 97 == 0 ? rng() : 0));
+  }
+  p.zlib = compress(raw);
+  expect_accepted_and_equal(assemble(p), "4001x3001 RGB");
+  p.width = 3;  // and a small one after it, through the thread's buffers again
+  p.height = 2;
+  p.zlib = compress(random_filtered_rows(3, 2, 3, 4));
+  expect_accepted_and_equal(assemble(p), "3x2 RGB after the large one");
+}
+
 TEST_F(PngDirectRead, FilesWrittenByLibpngDecodeToTheirSamples) {
   for (int colour_type : {PNG_COLOR_TYPE_GRAY, PNG_COLOR_TYPE_GRAY_ALPHA, PNG_COLOR_TYPE_RGB,
                           PNG_COLOR_TYPE_RGB_ALPHA}) {
