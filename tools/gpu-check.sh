@@ -177,8 +177,9 @@ if [ -x "$build/bin/mad" ]; then
   fs_reason=$("$build/bin/mad" score datasets/sample/ref.png datasets/sample/dist.png --json 2>/dev/null \
     | grep -o '"backend_reason": "[^"]*"')
   # Whether auto touches CUDA at all for the lone pair (it must not: then it is the cpu run).
+  # The driver library, libcuda.so.1, is loaded only when CUDA starts (libcudart is always linked).
   fs_libcuda=$(LD_DEBUG=files "$build/bin/mad" score datasets/sample/ref.png datasets/sample/dist.png 2>&1 \
-    | grep -c 'file=libcuda')
+    | grep -c 'file=libcuda\.so')
   note "first score, 512x512 whole process (median of 9, interleaved): auto ${fs_auto} s, cpu ${fs_cpu} s, cuda ${fs_cuda} s (goal: auto <= cpu); auto loaded libcuda ${fs_libcuda} time(s); ${fs_reason}"
 fi
 
