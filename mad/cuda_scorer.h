@@ -47,8 +47,8 @@ class CudaScorer {
   // a5_variant: registry name, empty for the default. Throws InvalidArgument for unknown names.
   // det_variant: detection block-statistics registry name, empty for the default.
   // memory_limit: bytes the slots of one shape may use (0: the device's free memory). A shape
-  // gets two slots when they fit, one when only one does; when none fits, GpuError states the
-  // need before anything is allocated.
+  // gets up to four slots (as many as fit); when not even one fits, GpuError states the need
+  // before anything is allocated.
   CudaScorer(Precision precision, const std::string& a5_variant,
              const std::string& det_variant = "", std::size_t memory_limit = 0);
   ~CudaScorer();

@@ -126,8 +126,9 @@ TEST(Determinism, CpuScoresAreIdenticalAcrossRunsAndApis) {
   }
 }
 
-// The GPU backend: repeated runs, reused Scorer and BatchScorer (two pairs in flight, reference
-// reuse between pairs 0 and 2 after a different shape) give the same bits, in both precisions.
+// The GPU backend: repeated runs, reused Scorer and BatchScorer (pairs in flight side by side,
+// reference reuse between pairs 0 and 2 after a different shape) give the same bits, in both
+// precisions.
 TEST(Determinism, GpuScoresAreIdenticalAcrossRunsAndBatches) {
   MAD_REQUIRE_GPU();
   const std::vector<Pair> pairs = test_pairs();

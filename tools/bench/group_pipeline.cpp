@@ -56,7 +56,7 @@ void run_pipeline_group(BenchContext& ctx) {
     o.warmup_runs = c.gpu_warmup;
     o.timed_runs = c.gpu_runs;
     o.batch_pairs = c.quick ? 4 : 64;
-    o.distinct_inputs = c.quick ? 2 : 4;
+    o.distinct_inputs = c.quick ? 3 : 5;  // odd: never a multiple of the slots (2 or 4)
     o.cpu = c.quick || static_cast<long long>(s.width) * s.height <= 1080LL * 800;
     o.cpu_runs = c.quick ? 1 : 2;
     ctx.guarded("pipeline " + format_size(s.width, s.height), [&] {

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <string>
 
+#include "common/error.h"
 #include "common/gpu_info.h"
 #include "common/parallel.h"
 #include "mad/batch_scorer.h"
@@ -54,14 +56,17 @@ PipelineBenchRow bench_gpu_batch(const std::vector<BenchPair>& pairs, Precision 
     refs.push_back(std::make_shared<GrayImage>(bp.ref));
     dsts.push_back(std::make_shared<GrayImage>(bp.dst));
   }
+  // The rotation runs on across batches: slots take pairs in turn across them too.
+  std::size_t submitted = 0;
   auto run_batch = [&](int n) {
-    for (int i = 0; i < n; ++i) {
-      const std::size_t k = static_cast<std::size_t>(i) % pairs.size();
+    for (int i = 0; i < n; ++i, ++submitted) {
+      const std::size_t k = submitted % pairs.size();
       batch.submit(i, shared_ref ? refs[0] : refs[k], dsts[k]);
     }
     batch.drain();
   };
   run_batch(o.warmup_runs * 2);
+  const std::size_t reuses_before = batch.reference_reuses();
   PipelineBenchRow row;
   row.backend = "cuda";
   row.mode = shared_ref ? "batch-shared-ref" : "batch-distinct-refs";
@@ -69,6 +74,12 @@ PipelineBenchRow bench_gpu_batch(const std::vector<BenchPair>& pairs, Precision 
   row.width = pairs[0].ref.pixels.width();
   row.height = pairs[0].ref.pixels.height();
   set_time(row, per_item(time_host(0, 3, [&](int) { run_batch(o.batch_pairs); }), o.batch_pairs));
+  // Slots take pairs in turn: when the rotation of inputs is a multiple of the slot count, each
+  // slot sees one reference again and again, and "distinct" would flatter like "shared".
+  if (!shared_ref && batch.reference_reuses() != reuses_before)
+    throw Error("batch-distinct-refs: a slot reused its reference (" +
+                std::to_string(pairs.size()) +
+                " rotated inputs against the slots per shape): the figure would flatter");
   row.device_bytes = batch.device_bytes();
   return row;
 }
