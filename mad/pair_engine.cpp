@@ -1,5 +1,6 @@
 #include "mad/pair_engine.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -177,7 +178,10 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
       // copies from: the scoring thread stages nothing (mad/pinned_copies.h).
       std::shared_ptr<PinnedCopies> pinned;
       if (gpu) {
-        pinned = std::make_shared<PinnedCopies>(depth.memory_budget_bytes);
+        // At most the decoding budget, and never more than 256 MiB of page-locked memory
+        // (KADID-sized images need ~25 MiB); beyond it images are staged as before.
+        pinned = std::make_shared<PinnedCopies>(
+            std::min<std::size_t>(depth.memory_budget_bytes, std::size_t{256} << 20));
         prepare_distorted = [pinned](SourceImage& image) { pinned->attach(image); };
       }
 #endif
