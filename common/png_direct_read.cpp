@@ -297,9 +297,11 @@ std::optional<DecodedImage> decode_png_direct(const std::vector<std::uint8_t>& b
   std::vector<std::uint8_t> once_filtered;
   std::vector<std::uint8_t>& filtered =
       scratch(kept_filtered, once_filtered, filtered_bytes + kSlack);
+  libdeflate_decompressor* decompressor = thread_decompressor();
+  if (decompressor == nullptr) return std::nullopt;  // out of memory: libpng may still manage
   std::size_t consumed = 0;
   // A null actual-output pointer asks for exactly filtered_bytes: shorter or longer streams fail.
-  if (libdeflate_zlib_decompress_ex(thread_decompressor(), compressed.data(), compressed.size(),
+  if (libdeflate_zlib_decompress_ex(decompressor, compressed.data(), compressed.size(),
                                     filtered.data(), filtered_bytes, &consumed,
                                     nullptr) != LIBDEFLATE_SUCCESS ||
       consumed != compressed.size())
