@@ -19,6 +19,8 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -57,6 +59,23 @@ constexpr int smooth_weight_sum_at(int y, int x, int height, int width) {
 // Rounded normalized value, floor(S / W + 1/2), in exact integer arithmetic.
 constexpr std::uint8_t smooth_round(int weighted_sum, int weight_sum) {
   return static_cast<std::uint8_t>((2 * weighted_sum + weight_sum) / (2 * weight_sum));
+}
+
+// The same rounding for W = 35 through floats, as the `strip` variant's staged form computes
+// it on the FMA pipes (kernels/smooth_strip_cuda.cu): S converts exactly, one fused
+// multiply-add by fl(1/35) onto 1.5 x 2^23 leaves round-to-nearest(S / 35) in the low mantissa
+// bits. S / 35 is never a half-integer (35 is odd) nor within 1/70 of one, and fl(1/35) moves
+// S / 35 by less than 1e-5 for S <= 35 x 255, so this equals smooth_round(S, 35) there (a test
+// checks every S). IEEE fma rounds once on both host and device, so the host form below proves
+// the device's.
+constexpr float kSmoothRound35Scale = 1.0f / 35.0f;
+constexpr float kSmoothRound35Magic = 12582912.0f;  // 1.5 x 2^23: integers in the low bits
+inline std::uint8_t smooth_round35_float(int weighted_sum) {
+  const float q =
+      std::fma(static_cast<float>(weighted_sum), kSmoothRound35Scale, kSmoothRound35Magic);
+  std::uint32_t bits;
+  std::memcpy(&bits, &q, sizeof bits);
+  return static_cast<std::uint8_t>(bits & 0xFFu);
 }
 
 // Clip: the taps outside the image are dropped (the rule above; the default). Wrap: tap

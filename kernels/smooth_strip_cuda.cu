@@ -1,21 +1,22 @@
 // The `strip` variant of the 5x5 triangular smoothing (Clip border), registered in
-// kernels/variant_tables.cpp: a separable, register-only form aimed at the copy bandwidth.
+// kernels/variant_tables.cpp: a separable form aimed at the copy bandwidth.
 //
 // Floor. An 8-bit image of P samples (pixels x channels) must be read once and written once:
 // 2P compulsory bytes (134 MB at 8192x8192, 1 channel: ~45 us at the H100's ~2990 GB/s
 // device-to-device copy). The goal (issue 12) is 70% of that, 64 us.
 //
-// Measured (H100, mad bench, 8192x8192, 1 channel, 16-byte aligned rows: the wide form below):
-// 0.115 ms = 38.9% of the copy bandwidth, 64 registers, 50% theoretical occupancy; the word form
-// alone measured 0.131 ms = 34.4% (64 registers), and the first version of this file (the word
-// form with 8-row batches, no register cap) 0.149-0.155 ms = 29-30% (95-105 registers, 25-31%).
-// Not at the goal, and the limit is not yet diagnosed (no profile taken). What the sweeps say:
-// more occupancy alone gains little (16 samples per lane at 125 registers / 25%: 36.9-38.4%;
-// 8 per lane at 64 / 50%: 35.8-38.9%), shorter strips help (16 rows beat 32; 8 lose),
-// double-buffered batches lost (128 registers: 26%), and bounds-check-free interior CTAs gain
-// ~5%. Next steps: an ncu profile (issue stalls vs DRAM throughput), then fewer instructions per
-// sample (the per-sample unpack / multiply / shift / pack of the rounding is now the largest
-// part) or TMA/cp.async staging so each warp keeps loads in flight while it computes.
+// Measured (H100, mad bench, 8192x8192, 1 channel, 16-byte aligned rows: the staged form
+// below; one run): 0.0871 ms = 51.6% of the copy bandwidth, 64 registers, 50% theoretical
+// occupancy. Strips of 8 / 16 / 32 / 64 rows with a ring of 8: 49.8 / 50.8 / 50.9 / 37.0%. The
+// 2026-11-24 wide form (8 samples a lane from registers, warp-shuffle halo, 4-row batches):
+// 0.115-0.123 ms = 36-39%. Not at the goal (70%), and the limit is now known: an ncu profile
+// of the staged form has 82% of the issue slots busy with the DRAM at 31% of its peak, i.e. it
+// is bound by instruction issue. Its SASS spends about 145 instructions per row per lane (8
+// samples): ~25 issuing the next row's copy, ~50 summing (byte permutes and packed adds), ~40
+// rounding and packing, ~15 storing, the rest on checks and the loop. What would reach 70%
+// (not built): 16 samples a lane, which halves the per-row share of the copy, checks and
+// store, and the rounding of two samples at once. The profile of the 2026-11-24 form showed
+// the same bound with more instructions (~25 per sample), plus instruction-cache misses.
 //
 // The filter is box1 + box3 + box5 (kernels/smooth.h), each separable: with h1 = v,
 // h3 = v[-C] + v + v[+C] and h5 = h3 + v[-2C] + v[+2C] along a row (C = channels, the distance
@@ -23,22 +24,26 @@
 //     S(y) = a(y-2) + b(y-1) + c(y) + b(y+1) + a(y+2).
 // Each lane owns a few adjacent samples of a column strip and walks DOWN the strip's output
 // rows, keeping the four partial output sums S(y-2..y+1) in registers (a vertical sliding
-// window): every input row is loaded once per strip (plus 4 rows of vertical halo) as one
-// coalesced load per lane; the horizontal halo (4 samples a side for C <= 2, 8 for C >= 3)
-// comes from the neighbouring lanes through warp shuffles, and only the edge lanes load extra
-// words. kBatch rows are loaded before any is used (memory-level parallelism without shared
-// memory or barriers: warps are independent).
+// window): every input row is used once per strip (plus 4 rows of vertical halo).
 //
 // Two forms of that scheme:
-//  * wide (both images' rows 16-byte aligned): 8 samples (two words, one 8-byte load) per lane,
-//    16-row strips, 4-row batches, at least 8 CTAs per SM. Every sum is at most 35 x 255 =
-//    8925 < 2^16, so the even and odd samples of a word are summed as packed 16-bit pairs (one
-//    byte permute splits a word; one 32-bit add serves two samples; no carry can cross), and the
-//    rounding (2S + 35) / 70 is ((2S + 35) x 14980) >> 20, exact for every S <= 8925 (checked
-//    exhaustively). CTAs whose samples and halo lie inside the row skip every bounds check.
-//  * word (other alignments): one 32-bit word (4 samples) per lane, 32-row strips, 4-row
-//    batches, at least 8 CTAs per SM; full words loaded as 32-bit words when both images'
-//    addresses and pitches are multiples of 4, otherwise byte by byte (the same arithmetic).
+//  * staged (both images' rows 16-byte aligned): each warp owns 256 samples of a row, 8 per
+//    lane. Its input rows arrive in a per-warp ring of shared memory through cp.async (16-byte
+//    chunks, the warp's 256 samples and one chunk of halo a side), 3 rows ahead of the row being
+//    summed, so loads stay in flight with no registers held for them and warps need no CTA
+//    barrier. Each lane reads its words and two words of halo a side from the ring, splits each
+//    word once into its even and odd samples as packed 16-bit pairs (every sum is at most
+//    35 x 255 = 8925 < 2^16, so one 32-bit add serves two samples and no carry crosses), and
+//    takes each horizontal neighbour as one of those pairs or one byte permute of two. The
+//    interior rounding (2S + 35) / 70 runs on the FMA pipes, which the integer sums leave idle:
+//    S enters a float's mantissa by a byte permute and one fused multiply-add by fl(1/35)
+//    rounds it (exact for every S: kernels/smooth.h, smooth_round35_float). 16-row strips.
+//  * word (other alignments): one 32-bit word (4 samples) per lane straight from global
+//    memory, the halo from the neighbouring lanes through warp shuffles (4 samples a side for
+//    C <= 2, 8 for C >= 3; the edge lanes load extra words), kBatch rows loaded before any is
+//    used, 32-row strips, at least 8 CTAs per SM; full words loaded as 32-bit words when both
+//    images' addresses and pitches are multiples of 4, otherwise byte by byte (the same
+//    arithmetic).
 //
 // Borders (Clip). Samples outside the image read as zero, so S is the sum over the inside
 // taps; W is 35 inside (a compile-time divisor) and the closed form smooth_weight_sum_at()
@@ -46,8 +51,9 @@
 // equals smooth_cpu bit for bit. Any width (a partial last chunk is loaded and stored word by
 // word or byte by byte), any channel count 1..4 (a template parameter), any pitch.
 //
-// Launch shape: CTAs of kWarps = 4 warps side by side along x (1024 samples wide, 512 in the
-// word form), one grid row per strip (a CTA-uniform grid-stride loop past 65535 grid rows).
+// Launch shape: CTAs of kWarps = 4 warps side by side along x (1024 samples wide in the staged
+// form, 512 in the word form), one grid row per strip (a CTA-uniform grid-stride loop past 65535
+// grid rows).
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -214,238 +220,242 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   }
 }
 
-// ---- The wide form (see the banner): kW words per lane, even and odd samples of a word as
-// packed 16-bit pairs (E: samples 0 and 2, O: 1 and 3, one byte permute each); the horizontal
-// neighbours at distance C and 2C are the same split of the word shifted by C and 2C samples
-// (one byte permute across two adjacent words).
+// ---- The staged form (see the banner). One warp owns 256 samples of a row (8 per lane, two
+// words) and walks down a strip; its rows arrive in a per-warp ring of shared memory through
+// cp.async, kDepth - 1 rows ahead of the row being summed.
 
-constexpr unsigned kRoundMul = 14980;  // ceil(2^20 / 70)
+constexpr int kStagedWords = 2;                              // words per lane
+constexpr int kStagedLaneSamples = 4 * kStagedWords;         // 8
+constexpr int kStagedWarpSamples = 32 * kStagedLaneSamples;  // 256
+// A ring slot: the warp's 256 samples plus one 16-byte chunk of halo on each side (the halo
+// reaches 2C <= 8 samples).
+constexpr int kSlotBytes = kStagedWarpSamples + 2 * 16;  // 288
+constexpr int kSlotChunks = kSlotBytes / 16;             // 18: lanes 0..17 copy one each
 
-// Bytes d..d+3 of the lane's stream relative to its sample 4j (|d| <= 8): the stream is the
-// words st[0..kW+3] = the lane's words -2 .. kW+1.
-template <int kD, int kW>
-__device__ __forceinline__ std::uint32_t shifted(const std::uint32_t (&st)[kW + 4], int j) {
-  constexpr int kFloor = kD >= 0 ? kD / 4 : -((-kD + 3) / 4);
-  constexpr int kRem = kD - 4 * kFloor;  // 0..3
-  const int b = j + 2 + kFloor;
-  if constexpr (kRem == 0) {
-    return st[b];
-  } else {
-    constexpr unsigned kSel = kRem | (kRem + 1) << 4 | (kRem + 2) << 8 | (kRem + 3) << 12;
-    return __byte_perm(st[b], st[b + 1], kSel);
-  }
+// Copies 16 bytes from global to shared memory without passing through registers; completes at
+// the wait for its commit group.
+__device__ __forceinline__ void copy_16_async(unsigned smem, const void* global) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem), "l"(global) : "memory");
+}
+__device__ __forceinline__ void store_16_shared(unsigned smem, const std::uint32_t (&w)[4]) {
+  asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(smem), "r"(w[0]), "r"(w[1]),
+               "r"(w[2]), "r"(w[3])
+               : "memory");
+}
+__device__ __forceinline__ void commit_async_copies() {
+  asm volatile("cp.async.commit_group;\n" ::: "memory");
+}
+// Waits until at most kPending of this thread's committed groups are still in flight.
+template <int kPending>
+__device__ __forceinline__ void wait_async_copies() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
 }
 
-__device__ __forceinline__ std::uint32_t even_of(std::uint32_t w) {
+__device__ __forceinline__ std::uint32_t even_of(std::uint32_t w) {  // samples 0, 2
   return __byte_perm(w, 0, 0x4240);
 }
-__device__ __forceinline__ std::uint32_t odd_of(std::uint32_t w) {
+__device__ __forceinline__ std::uint32_t odd_of(std::uint32_t w) {  // samples 1, 3
   return __byte_perm(w, 0, 0x4341);
 }
 
-__device__ __forceinline__ unsigned round35(unsigned s) {
-  return (s * (2 * kRoundMul) + 35 * kRoundMul) >> 20;
+// The packed pair (sample s, sample s + 2) of the lane's stream (words -2..3 split into even
+// and odd pairs: ev[t] = samples 4t, 4t+2 and od[t] = 4t+1, 4t+3): one of the split words when
+// s mod 4 is 0 or 1, else the high half of one and the low half of the next (one permute).
+template <int kS>
+__device__ __forceinline__ std::uint32_t pair_at(const std::uint32_t (&ev)[6],
+                                                 const std::uint32_t (&od)[6]) {
+  static_assert(kS >= 0 && kS / 4 + (kS % 4 >= 2 ? 1 : 0) < 6, "pair outside the stream");
+  const std::uint32_t* x = kS % 2 == 0 ? ev : od;
+  constexpr int kT = kS / 4;
+  if constexpr (kS % 4 < 2)
+    return x[kT];
+  else
+    return __byte_perm(x[kT], x[kT + 1], 0x5432);
 }
 
-// The lane's kW words (chunk k of 4 kW samples): one 8- or 16-byte load when wholly inside.
-template <int kW, bool kWhole>  // kWhole: known to lie inside the row
-__device__ __forceinline__ void load_chunk(const std::uint8_t* row, int k, int samples,
-                                           std::uint32_t (&w)[kW]) {
-  const int s = 4 * kW * k;
-  if constexpr (!kWhole) {
-    if (s + 4 * kW > samples) {  // the row's partial last chunk, word by word
-#pragma unroll
-      for (int j = 0; j < kW; ++j) w[j] = load_word<true>(row, kW * k + j, samples);
-      return;
-    }
-  }
-  if constexpr (kW == 4) {
-    const uint4 c = __ldg(reinterpret_cast<const uint4*>(row + s));
-    w[0] = c.x, w[1] = c.y, w[2] = c.z, w[3] = c.w;
-  } else {
-    const uint2 c = __ldg(reinterpret_cast<const uint2*>(row + s));
-    w[0] = c.x, w[1] = c.y;
-  }
+// Exact round-half-up of S / 35 for 0 <= S <= 8925 from the low 16 bits of `half` (the caller
+// shifts): S enters a float's mantissa under the exponent of 2^23 (one permute), the bias is
+// subtracted exactly, and one fused multiply-add by fl(1/35) onto 1.5 x 2^23 rounds S / 35 to
+// the nearest integer in the low mantissa bits. S / 35 is never within 1/70 of a half-integer
+// (35 is odd) and the error of fl(1/35) moves S / 35 by at most 8925 x 2^-30 < 1e-5, so the
+// nearest integer is smooth_round(S, 35) (kernels/smooth.h, smooth_round35_float, whose test
+// checks all 8926 values). Returns the float's bits: the result is the low byte. Floats run on the
+// FMA pipes, which the packed integer sums leave idle (the ALU pipe is this kernel's tightest
+// resource).
+__device__ __forceinline__ std::uint32_t round35_bits(std::uint32_t biased_bits) {
+  const float x = __fsub_rn(__uint_as_float(biased_bits), 8388608.0f);
+  return __float_as_uint(__fmaf_rn(x, kSmoothRound35Scale, kSmoothRound35Magic));
 }
 
-// kFast: the CTA's samples and their 8-sample halo lie inside the row, so every load and store
-// is a whole 16-byte (or 8-byte) access: no bounds checks in the loop.
-template <int kChannels, int kW, int kStripRows, int kBatch, bool kFast>
-__device__ __forceinline__ void wide_strips(ImageView<const std::uint8_t> src,
-                                            ImageView<std::uint8_t> dst) {
+template <int kChannels, int kStripRows, int kDepth, int kMinBlocks>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+    smooth_staged_kernel(ImageView<const std::uint8_t> src, ImageView<std::uint8_t> dst) {
   constexpr int C = kChannels;
-  constexpr int kS = 4 * kW;  // samples per lane
+  __shared__ __align__(16) std::uint8_t ring[kWarps][kDepth][kSlotBytes];
   const int samples = src.width, height = src.height, width = samples / C;
-  const int chunks = (samples + kS - 1) / kS;
-  const int lane = threadIdx.x & 31;
-  const int k = (blockIdx.x * kWarps + static_cast<int>(threadIdx.x >> 5)) * 32 + lane;
-  if (k - lane >= chunks) return;  // uniform over the warp (see smooth_strip_kernel)
-  // Lane 0 also loads words kW k - 2, kW k - 1 (its left halo), lane 31 words kW k + kW, + 1.
-  const bool has_halo = lane == 0 || lane == 31;
-  const int halo_w = lane == 0 ? kW * k - 2 : kW * k + kW;
-  const int s0 = kS * k;
+  const int lane = threadIdx.x & 31, warp = static_cast<int>(threadIdx.x >> 5);
+  const int seg0 = (static_cast<int>(blockIdx.x) * kWarps + warp) * kStagedWarpSamples;
+  if (seg0 >= samples) return;  // uniform over the warp; no CTA barrier in this kernel
+  static_assert((kDepth & (kDepth - 1)) == 0, "the ring's depth is a power of two");
+  // The exponent bits of 2^23 for round35_bits, in a register: as an immediate, nvcc moved the
+  // byte permute's selector into a register instead, one extra move per sample.
+  std::uint32_t exponent_2p23;
+  asm volatile("mov.b32 %0, 0x4B000000;" : "=r"(exponent_2p23));
+  const std::uint8_t* const warp_ring = &ring[warp][0][0];
+  const int s0 = seg0 + kStagedLaneSamples * lane;
   const bool lane_writes = s0 < samples;
-  const bool x_inside = s0 / C >= kR && (s0 + kS - 1) / C <= width - 1 - kR;
+  const bool x_inside = s0 / C >= kR && (s0 + kStagedLaneSamples - 1) / C <= width - 1 - kR;
+  // The chunk this lane copies into each slot (lanes 0..17): row bytes chunk_off .. + 15, of
+  // which chunk_bytes lie inside the row. Only whole chunks go through cp.async: the device
+  // buffer may end inside the last one (compute-sanitizer counts a 16-byte read there even with
+  // a smaller source size), so a partial chunk is read byte by byte and an empty one (the left
+  // halo of a row's first warp, anything past its end) is stored as zeros.
+  const bool copier = lane < kSlotChunks;
+  const int chunk_off = seg0 - 16 + 16 * lane;
+  const int chunk_bytes = chunk_off < 0 ? 0 : max(0, min(16, samples - chunk_off));
+  const unsigned lane_chunk_smem =
+      static_cast<unsigned>(__cvta_generic_to_shared(warp_ring)) + 16u * lane;
 
   for (int y0 = blockIdx.y * kStripRows; y0 < height; y0 += gridDim.y * kStripRows) {
     const int y_end = min(y0 + kStripRows, height);
-    const int i_end = y_end + kR;
+    const int i0 = y0 - kR, rows_in = y_end - y0 + 2 * kR;  // input rows i0 .. i0 + rows_in - 1
+    // The next row to issue: its index, its chunk's address (dereferenced only inside the
+    // image), and its t.
+    int issue_i = i0, issue_t = 0;
+    const std::uint8_t* issue_src =
+        src.data + static_cast<std::ptrdiff_t>(i0) * src.pitch + chunk_off;
+    // Issues input row i0 + t into slot t % kDepth (zeros outside the image), then commits a
+    // group (an empty one past the strip's last row, so the count of pending groups holds).
+    const auto issue_next = [&]() {
+      if (copier && issue_t < rows_in) {
+        const unsigned dst_smem = lane_chunk_smem + (issue_t & (kDepth - 1)) * kSlotBytes;
+        const bool row_ok = static_cast<unsigned>(issue_i) < static_cast<unsigned>(height);
+        if (row_ok && chunk_bytes == 16) {
+          copy_16_async(dst_smem, issue_src);
+        } else {
+          std::uint32_t w[4] = {0, 0, 0, 0};
+#pragma unroll
+          for (int k = 0; k < 16; ++k)  // constant indices: w stays in registers
+            if (row_ok && k < chunk_bytes)
+              w[k / 4] |= static_cast<std::uint32_t>(__ldg(issue_src + k)) << (8 * (k % 4));
+          store_16_shared(dst_smem, w);
+        }
+      }
+      commit_async_copies();
+      ++issue_i, ++issue_t, issue_src += src.pitch;
+    };
+#pragma unroll
+    for (int t = 0; t < kDepth - 1; ++t) issue_next();
     // p[q][j][e]: packed partial sums of output rows i-2+q, word j, even (0) / odd (1) samples.
-    std::uint32_t p[4][kW][2];
+    std::uint32_t p[4][kStagedWords][2];
 #pragma unroll
     for (int q = 0; q < 4; ++q)
 #pragma unroll
-      for (int j = 0; j < kW; ++j) p[q][j][0] = p[q][j][1] = 0;
-    struct Batch {
-      std::uint32_t w[kBatch][kW], e0[kBatch], e1[kBatch];
-    };
-    // Input rows ib .. ib + kBatch - 1 (zeros outside the image and past i_end).
-    const auto load = [&](int ib, Batch& bt) {
+      for (int j = 0; j < kStagedWords; ++j) p[q][j][0] = p[q][j][1] = 0;
+
+    for (int t = 0; t < rows_in; ++t) {
+      __syncwarp();  // every lane has read the slot that the next issue overwrites
+      issue_next();
+      wait_async_copies<kDepth - 1>();  // this lane's copy of row t has landed
+      __syncwarp();                     // and every other lane's
+      const std::uint8_t* slot = warp_ring + (t & (kDepth - 1)) * kSlotBytes;
+      // Words -2..3 of the lane (two words of halo a side): three 8-byte shared loads.
+      std::uint32_t ev[6], od[6];
+      {
+        const uint2 w01 = *reinterpret_cast<const uint2*>(slot + 8 + 8 * lane);
+        const uint2 w23 = *reinterpret_cast<const uint2*>(slot + 16 + 8 * lane);
+        const uint2 w45 = *reinterpret_cast<const uint2*>(slot + 24 + 8 * lane);
+        const std::uint32_t st[6] = {w01.x, w01.y, w23.x, w23.y, w45.x, w45.y};
 #pragma unroll
-      for (int b = 0; b < kBatch; ++b) {
-        const int i = ib + b;
-        bool row_ok;
-        const std::uint8_t* row = strip_input_row(src, i, i_end, row_ok);
-        if (row_ok) {
-          load_chunk<kW, kFast>(row, k, samples, bt.w[b]);
-        } else {
-#pragma unroll
-          for (int j = 0; j < kW; ++j) bt.w[b][j] = 0;
-        }
-        if constexpr (kFast) {
-          const unsigned* halo = reinterpret_cast<const unsigned*>(row) + halo_w;
-          bt.e0[b] = row_ok && has_halo ? __ldg(halo) : 0u;
-          bt.e1[b] = row_ok && has_halo ? __ldg(halo + 1) : 0u;
-        } else {
-          bt.e0[b] = row_ok && has_halo ? load_word<true>(row, halo_w, samples) : 0u;
-          bt.e1[b] = row_ok && has_halo ? load_word<true>(row, halo_w + 1, samples) : 0u;
-        }
+        for (int k = 0; k < 6; ++k) ev[k] = even_of(st[k]), od[k] = odd_of(st[k]);
       }
-    };
-    // Adds input rows ib .. ib + kBatch - 1 to the window; stores the output rows completed.
-    const auto process = [&](int ib, const Batch& bt) {
+      std::uint32_t out[kStagedWords][2];
+      // Word j's even (e = 0) or odd (e = 1) samples: the pairs at -2C, -C, 0, +C, +2C samples
+      // from stream sample kBase = 4 (j + 2) + e.
+      const auto add_row = [&](auto base, int j, int e) {
+        constexpr int kB = decltype(base)::value;
+        const std::uint32_t v = pair_at<kB>(ev, od);
+        const std::uint32_t l1 = pair_at<kB - C>(ev, od), r1 = pair_at<kB + C>(ev, od);
+        const std::uint32_t l2 = pair_at<kB - 2 * C>(ev, od), r2 = pair_at<kB + 2 * C>(ev, od);
+        // Every packed sum stays below 35 x 255 < 2^16: no carry crosses into the high half.
+        const std::uint32_t h3 = l1 + v + r1, h5 = h3 + l2 + r2, b = h5 + h3;
+        out[j][e] = p[0][j][e] + h5;  // output row i - 2 complete
+        p[0][j][e] = p[1][j][e] + b;
+        p[1][j][e] = p[2][j][e] + b + v;
+        p[2][j][e] = p[3][j][e] + b;
+        p[3][j][e] = h5;
+      };
+      static_assert(kStagedWords == 2, "add_row below covers two words");
+      add_row(std::integral_constant<int, 8>{}, 0, 0);
+      add_row(std::integral_constant<int, 9>{}, 0, 1);
+      add_row(std::integral_constant<int, 12>{}, 1, 0);
+      add_row(std::integral_constant<int, 13>{}, 1, 1);
+      const int y = i0 + t - kR;  // the output row just completed
+      if (y < y0 || !lane_writes) continue;
+      std::uint32_t word[kStagedWords];
+      if (x_inside && y >= kR && y <= height - 1 - kR) {
 #pragma unroll
-      for (int b = 0; b < kBatch; ++b) {
-        const int i = ib + b;
-        if (i >= i_end) continue;  // uniform over the CTA
-        std::uint32_t st[kW + 4];  // words -2 .. kW + 1
-#pragma unroll
-        for (int j = 0; j < kW; ++j) st[j + 2] = bt.w[b][j];
-        st[1] = __shfl_up_sync(kFullMask, bt.w[b][kW - 1], 1);
-        st[kW + 2] = __shfl_down_sync(kFullMask, bt.w[b][0], 1);
-        if (lane == 0) st[1] = bt.e1[b];
-        if (lane == 31) st[kW + 2] = bt.e0[b];
-        if constexpr (C >= 3) {
-          st[0] = __shfl_up_sync(kFullMask, bt.w[b][kW - 2], 1);
-          st[kW + 3] = __shfl_down_sync(kFullMask, bt.w[b][1], 1);
-          if (lane == 0) st[0] = bt.e0[b];
-          if (lane == 31) st[kW + 3] = bt.e1[b];
-        } else {
-          st[0] = st[kW + 3] = 0;  // not read: the halo is at most 4 samples
+        for (int j = 0; j < kStagedWords; ++j) {
+          const std::uint32_t q0 = round35_bits(__byte_perm(out[j][0], exponent_2p23, 0x7610));
+          const std::uint32_t q1 = round35_bits(__byte_perm(out[j][1], exponent_2p23, 0x7610));
+          const std::uint32_t q2 = round35_bits(__byte_perm(out[j][0], exponent_2p23, 0x7632));
+          const std::uint32_t q3 = round35_bits(__byte_perm(out[j][1], exponent_2p23, 0x7632));
+          word[j] = __byte_perm(__byte_perm(q0, q1, 0x0040), __byte_perm(q2, q3, 0x0040), 0x5410);
         }
-        std::uint32_t out[kW][2];
+      } else {
 #pragma unroll
-        for (int j = 0; j < kW; ++j) {
-          const std::uint32_t w0 = st[j + 2], wm1 = shifted<-C, kW>(st, j),
-                              wp1 = shifted<C, kW>(st, j), wm2 = shifted<-2 * C, kW>(st, j),
-                              wp2 = shifted<2 * C, kW>(st, j);
+        for (int j = 0; j < kStagedWords; ++j) {
+          word[j] = 0;
 #pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            const auto split = [e](std::uint32_t w) { return e == 0 ? even_of(w) : odd_of(w); };
-            const std::uint32_t v = split(w0);
-            const std::uint32_t h3 = split(wm1) + v + split(wp1);
-            const std::uint32_t h5 = h3 + split(wm2) + split(wp2);
-            const std::uint32_t a = h5, bb = h5 + h3, c = bb + v;
-            out[j][e] = p[0][j][e] + a;  // output row i - 2 complete
-            p[0][j][e] = p[1][j][e] + bb;
-            p[1][j][e] = p[2][j][e] + c;
-            p[2][j][e] = p[3][j][e] + bb;
-            p[3][j][e] = a;
-          }
-        }
-        const int y = i - kR;
-        if (y >= y0 && lane_writes) {
-          std::uint32_t word[kW];
-          if (x_inside && y >= kR && y <= height - 1 - kR) {
-#pragma unroll
-            for (int j = 0; j < kW; ++j) {
-              const unsigned q0 = round35(out[j][0] & 0xFFFFu), q2 = round35(out[j][0] >> 16);
-              const unsigned q1 = round35(out[j][1] & 0xFFFFu), q3 = round35(out[j][1] >> 16);
-              word[j] =
-                  __byte_perm(__byte_perm(q0, q1, 0x0040), __byte_perm(q2, q3, 0x0040), 0x5410);
-            }
-          } else {
-#pragma unroll
-            for (int j = 0; j < kW; ++j) {
-              word[j] = 0;
-#pragma unroll
-              for (int t = 0; t < 4; ++t) {
-                const std::uint32_t half = out[j][t & 1];
-                const int sum = static_cast<int>(t < 2 ? half & 0xFFFFu : half >> 16);
-                const int x = min(s0 + 4 * j + t, samples - 1) / C;
-                word[j] |= static_cast<std::uint32_t>(
-                               smooth_round(sum, smooth_weight_sum_at(y, x, height, width)))
-                           << (8 * t);
-              }
-            }
-          }
-          std::uint8_t* orow = dst.data + static_cast<std::ptrdiff_t>(y) * dst.pitch;
-          if (kFast || s0 + kS <= samples) {
-            if constexpr (kW == 4)
-              *reinterpret_cast<uint4*>(orow + s0) = make_uint4(word[0], word[1], word[2], word[3]);
-            else
-              *reinterpret_cast<uint2*>(orow + s0) = make_uint2(word[0], word[1]);
-          } else {
-#pragma unroll
-            for (int j = 0; j < kW; ++j) store_word<true>(orow, kW * k + j, samples, word[j]);
+          for (int k = 0; k < 4; ++k) {
+            const std::uint32_t half = out[j][k & 1];
+            const int sum = static_cast<int>(k < 2 ? half & 0xFFFFu : half >> 16);
+            const int x = min(s0 + 4 * j + k, samples - 1) / C;
+            word[j] |= static_cast<std::uint32_t>(
+                           smooth_round(sum, smooth_weight_sum_at(y, x, height, width)))
+                       << (8 * k);
           }
         }
       }
-    };
-    {
-      for (int ib = y0 - kR; ib < i_end; ib += kBatch) {
-        Batch a;
-        load(ib, a);
-        process(ib, a);
+      std::uint8_t* orow = dst.data + static_cast<std::ptrdiff_t>(y) * dst.pitch;
+      if (s0 + kStagedLaneSamples <= samples) {
+        *reinterpret_cast<uint2*>(orow + s0) = make_uint2(word[0], word[1]);
+      } else {
+#pragma unroll
+        for (int j = 0; j < kStagedWords; ++j)
+          store_word<true>(orow, kStagedWords * (s0 / kStagedLaneSamples) + j, samples, word[j]);
       }
     }
+    wait_async_copies<0>();  // no copy may still target the ring when the next strip starts
+    __syncwarp();
   }
 }
 
-// CTAs wholly inside the row (with their 8-sample halo: all but the first and last CTA of a
-// row) take the unchecked form.
-template <int kChannels, int kW, int kStripRows, int kBatch, int kMinBlocks>
-__global__ void __launch_bounds__(kThreads, kMinBlocks)
-    smooth_strip_wide_kernel(ImageView<const std::uint8_t> src, ImageView<std::uint8_t> dst) {
-  constexpr int kCtaSamples = kThreads * 4 * kW;
-  const int first = static_cast<int>(blockIdx.x) * kCtaSamples;
-  if (first >= 8 && first + kCtaSamples + 8 <= src.width)  // uniform over the CTA
-    wide_strips<kChannels, kW, kStripRows, kBatch, true>(src, dst);
-  else
-    wide_strips<kChannels, kW, kStripRows, kBatch, false>(src, dst);
-}
-
-// The wide form's shape, measured at 8192x8192 (see the banner): 8 samples per lane, 16-row
-// strips, 4 rows per batch, 8 CTAs per SM (64 registers, 50% occupancy).
-constexpr int kWideWords = 2;
-constexpr int kWideStripRows = 16;
-constexpr int kWideBatch = 4;
-constexpr int kWideMinBlocks = 8;
+// The staged form's shape, measured at 8192x8192 (see the banner): 16-row strips, a ring of 4
+// rows, 8 CTAs per SM (64 registers).
+constexpr int kStagedStripRows = 16;
+constexpr int kStagedDepth = 4;
+constexpr int kStagedMinBlocks = 8;
 // The word form's: 32-row strips, 4 rows per batch, 8 CTAs per SM (64 registers).
 constexpr int kWordStripRows = 32;
 constexpr int kWordBatch = 4;
 constexpr int kWordMinBlocks = 8;
 
-template <int kChannels>
-void launch_wide_shape(ImageView<const std::uint8_t> src, ImageView<std::uint8_t> dst,
-                       cudaStream_t s) {
-  const int chunks = (src.width + 4 * kWideWords - 1) / (4 * kWideWords);
-  const dim3 grid((chunks + kThreads - 1) / kThreads,
-                  std::min((src.height + kWideStripRows - 1) / kWideStripRows, kMaxGridY));
-  cuda::launch_kernel(
-      smooth_strip_wide_kernel<kChannels, kWideWords, kWideStripRows, kWideBatch, kWideMinBlocks>,
-      grid, dim3(kThreads), 0, s, src, dst);
+template <int kChannels, int kRows, int kDepth>
+void launch_staged_with(ImageView<const std::uint8_t> src, ImageView<std::uint8_t> dst,
+                        cudaStream_t s) {
+  const int warps = (src.width + kStagedWarpSamples - 1) / kStagedWarpSamples;
+  const dim3 grid((warps + kWarps - 1) / kWarps,
+                  std::min((src.height + kRows - 1) / kRows, kMaxGridY));
+  cuda::launch_kernel(smooth_staged_kernel<kChannels, kRows, kDepth, kStagedMinBlocks>, grid,
+                      dim3(kThreads), 0, s, src, dst);
   MAD_CUDA_CHECK_LAUNCH();
+}
+
+template <int kChannels>
+void launch_staged_shape(ImageView<const std::uint8_t> src, ImageView<std::uint8_t> dst,
+                         cudaStream_t s) {
+  launch_staged_with<kChannels, kStagedStripRows, kStagedDepth>(src, dst, s);
 }
 
 template <int kChannels, bool kAligned>
@@ -460,14 +470,14 @@ void launch_word_shape(ImageView<const std::uint8_t> src, ImageView<std::uint8_t
   MAD_CUDA_CHECK_LAUNCH();
 }
 
-// kForm: 0 = wide, 1 = word-aligned words, 2 = bytes.
+// kForm: 0 = staged, 1 = word-aligned words, 2 = bytes.
 template <int kForm>
 void launch_form(ImageView<const std::uint8_t> src, int channels, ImageView<std::uint8_t> dst,
                  cudaStream_t s) {
   const auto shape = [&](auto channel_tag) {
     constexpr int kC = decltype(channel_tag)::value;
     if constexpr (kForm == 0)
-      launch_wide_shape<kC>(src, dst, s);
+      launch_staged_shape<kC>(src, dst, s);
     else
       launch_word_shape<kC, kForm == 1>(src, dst, s);
   };

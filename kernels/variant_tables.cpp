@@ -121,8 +121,9 @@ const VariantRegistry<HistogramLaunch>& histogram_variants() {
            "CUB's own (an init kernel, then its tuned sweep)", MAD_CUDA_LAUNCH(launch_cub)},
           {"lane_private",
            "32 lane-private shared sub-histograms per CTA (bank = lane: conflict-free on any "
-           "image), uint4 loads, equal 4/16-byte runs counted with one atomic",
-           "256-thread 1-D CTAs, 4 per SM, grid-stride over rows, 16 pixels per thread per step",
+           "image), pipelined uint4 loads, equal 16-byte runs counted with one atomic",
+           "aligned rows: 1024-thread CTAs, 1 per SM, a band of rows each, 64 pixels per thread "
+           "per step; else 256-thread CTAs, 4 per SM, grid-stride over rows, 32 pixels per step",
            MAD_CUDA_LAUNCH(launch_lane_private)},
           // Seed 000 §7's launch shapes (Figures 15 and 19-22, Table 7): flat pixels i, i + T,
           // ... (T: threads in the grid) into one shared histogram per block or per warp.
@@ -189,8 +190,8 @@ const VariantRegistry<HistogramLaunch>& histogram_variants() {
   return registry;
 }
 
-// ---- fused gray+histogram (gray_histogram_cuda.cu). The default is the seed's adopted solution (seed 000 §7.3: per-warp shared
-// histograms over a fixed grid, Table 7's "60x45").
+// ---- fused gray+histogram (gray_histogram_cuda.cu). The default is the seed's adopted solution
+// (seed 000 §7.3: per-warp shared histograms over a fixed grid, Table 7's "60x45").
 
 namespace gray_histogram_detail {
 // kPixels = 0: the seed's fixed 60x45 grid.
@@ -307,9 +308,9 @@ const VariantRegistry<SmoothLaunch>& smooth_variants() {
            "32x8 CTAs, one thread per output pixel, one channel at a time, 36x33-word tile",
            MAD_CUDA_LAUNCH(launch_tile_bank<33>)},
           {"strip",
-           "separable box5+box3+box1 sums on packed 16-bit pairs, 8 samples per lane (32-bit "
-           "words when rows are not 16-byte aligned), warp-shuffle halo, vertical sliding window "
-           "in registers (issue 12)",
+           "separable box5+box3+box1 sums on packed 16-bit pairs, vertical sliding window in "
+           "registers; 16-byte aligned rows staged per warp in shared memory by cp.async, 8 "
+           "samples per lane, float rounding (else 32-bit words, warp-shuffle halo) (issue 12)",
            "128-thread CTAs (4 warps along x, 1024 samples), each lane 8 samples x 16 rows",
            MAD_CUDA_LAUNCH(launch_strip)},
       },

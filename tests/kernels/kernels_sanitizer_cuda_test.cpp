@@ -21,9 +21,11 @@ TEST(KernelsCudaSanitizer, EveryVariantOnSmallImages) {
   MAD_REQUIRE_GPU();
   std::uint32_t seed = test::announce_seed("KernelsCudaSanitizer.EveryVariantOnSmallImages", 5001);
   for (const test::Size s : {test::Size{7, 3}, test::Size{61, 47}, test::Size{37, 70}}) {
-    for (std::ptrdiff_t extra : {0, 13}) {
-      const Image<std::uint8_t> rgb =
-          test::random_bytes(3 * s.width, s.height, seed++, 3 * s.width + extra);
+    // Tight, odd-padded and 16-byte aligned pitches (the last runs the aligned forms: smooth
+    // `strip` copies rows by 16-byte chunks, the last one partial).
+    const std::ptrdiff_t row = 3 * s.width;
+    for (std::ptrdiff_t pitch : {row, row + 13, (row + 15) / 16 * 16}) {
+      const Image<std::uint8_t> rgb = test::random_bytes(3 * s.width, s.height, seed++, pitch);
       const RgbView8 view = interleaved_rgb(rgb.cview(), 3);
       const Image<std::uint8_t> gray = gray_cpu(view, GrayWeighting::Matlab);
       for (const VariantInfo& v : gray_variants().infos())

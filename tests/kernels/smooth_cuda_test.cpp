@@ -96,6 +96,35 @@ TEST(SmoothCuda, EveryVariantOnAwkwardStripSizes) {
     }
 }
 
+// strip's staged form (both rows 16-byte aligned): each warp owns 256 samples and copies one
+// 16-byte chunk of halo a side, strips are 64 rows. Widths around a chunk, a warp (256 samples)
+// and a CTA (1024), at every channel count; heights around a strip (64 + the 4 halo rows) and
+// below the window; a tight pitch where it is aligned and an aligned, padded one. The device
+// buffer ends at the last row's last byte, so a copy past the row's end would be caught by
+// compute-sanitizer (the sanitizer test runs this form at a partial chunk too).
+TEST(SmoothCuda, StripStagedFormOnAwkwardSizes) {
+  MAD_REQUIRE_GPU();
+  std::uint32_t seed = test::announce_seed("SmoothCuda.StripStagedFormOnAwkwardSizes", 5101);
+  int runs = 0;
+  for (int samples : {1, 7, 16, 17, 255, 256, 257, 1023, 1024, 1025, 2051, 4104})
+    for (int h : {1, 2, 5, 63, 64, 65, 68, 69, 133})
+      for (int channels = 1; channels <= 4; ++channels) {
+        const int row = samples / channels * channels;
+        if (row == 0) continue;
+        const std::ptrdiff_t aligned = (row + 15) / 16 * 16;
+        for (std::ptrdiff_t pitch : {aligned, aligned + 32}) {
+          const Image<std::uint8_t> img = test::random_bytes(row, h, seed++, pitch);
+          const Image<std::uint8_t> expected = smooth_cpu(img.cview(), channels);
+          Image<std::uint8_t> actual(row, h, 0x33, pitch);
+          smooth_cuda(img.cview(), channels, actual.view(), CudaRunOptions{"strip", 0x5A});
+          ASSERT_TRUE(test::images_equal(expected.cview(), actual.cview()))
+              << row << "x" << h << " channels " << channels << " pitch " << pitch;
+          ++runs;
+        }
+      }
+  EXPECT_GT(runs, 700);
+}
+
 TEST(SmoothCuda, ExtremeValuesMatchCpu) {
   MAD_REQUIRE_GPU();
   // All-255 (largest sums) and a 0/255 checkerboard (largest local contrast).

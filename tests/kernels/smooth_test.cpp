@@ -20,6 +20,18 @@ TEST(SmoothCpu, FilterWeights) {
   EXPECT_EQ(smooth_weight(0, -2), 1);
 }
 
+// The float rounding of the staged GPU form equals the integer rule for every interior sum.
+TEST(SmoothCpu, FloatRoundingBy35MatchesIntegerRoundingForEverySum) {
+  int mismatches = 0;
+  for (int s = 0; s <= kSmoothWeightSum * 255; ++s)
+    if (smooth_round35_float(s) != smooth_round(s, kSmoothWeightSum)) ++mismatches;
+  EXPECT_EQ(mismatches, 0);
+  // The rule is sharp: the half-way points S = 35 k + 17 / 18 round down / up.
+  EXPECT_EQ(smooth_round35_float(17), 0);
+  EXPECT_EQ(smooth_round35_float(18), 1);
+  EXPECT_EQ(smooth_round35_float(8925), 255);
+}
+
 TEST(SmoothCpu, ImpulseHandComputed) {
   // 5x5 zeros with 35 in the centre: each output is 35 w / W rounded half up, where w is the
   // weight linking the pixel to the centre and W the weight sum inside the image.
