@@ -273,15 +273,14 @@ __device__ __forceinline__ std::uint32_t pair_at(const std::uint32_t (&ev)[6],
     return __byte_perm(x[kT], x[kT + 1], 0x5432);
 }
 
-// Exact round-half-up of S / 35 for 0 <= S <= 8925 from the low 16 bits of `half` (the caller
-// shifts): S enters a float's mantissa under the exponent of 2^23 (one permute), the bias is
-// subtracted exactly, and one fused multiply-add by fl(1/35) onto 1.5 x 2^23 rounds S / 35 to
-// the nearest integer in the low mantissa bits. S / 35 is never within 1/70 of a half-integer
-// (35 is odd) and the error of fl(1/35) moves S / 35 by at most 8925 x 2^-30 < 1e-5, so the
-// nearest integer is smooth_round(S, 35) (kernels/smooth.h, smooth_round35_float, whose test
-// checks all 8926 values). Returns the float's bits: the result is the low byte. Floats run on the
-// FMA pipes, which the packed integer sums leave idle (the ALU pipe is this kernel's tightest
-// resource).
+// Exact round-half-up of S / 35 for 0 <= S <= 8925, from the bits of the float 2^23 + S (the
+// caller builds them with one byte permute: S in the mantissa under the exponent of 2^23). The
+// bias is subtracted exactly, and one fused multiply-add by fl(1/35) onto 1.5 x 2^23 rounds
+// S / 35 to the nearest integer in the low mantissa bits. S / 35 is never within 1/70 of a
+// half-integer (35 is odd) and the error of fl(1/35) moves S / 35 by at most 8925 x 2^-30 <
+// 1e-5, so the nearest integer is smooth_round(S, 35) (kernels/smooth.h, smooth_round35_float,
+// whose test checks all 8926 values). Returns the float's bits: the result is the low byte.
+// Floats run on the FMA pipes, which the packed integer sums (ALU pipe) leave mostly idle.
 __device__ __forceinline__ std::uint32_t round35_bits(std::uint32_t biased_bits) {
   const float x = __fsub_rn(__uint_as_float(biased_bits), 8388608.0f);
   return __float_as_uint(__fmaf_rn(x, kSmoothRound35Scale, kSmoothRound35Magic));
@@ -297,8 +296,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   const int seg0 = (static_cast<int>(blockIdx.x) * kWarps + warp) * kStagedWarpSamples;
   if (seg0 >= samples) return;  // uniform over the warp; no CTA barrier in this kernel
   static_assert((kDepth & (kDepth - 1)) == 0, "the ring's depth is a power of two");
-  // The exponent bits of 2^23 for round35_bits, in a register: as an immediate, nvcc moved the
-  // byte permute's selector into a register instead, one extra move per sample.
+  // The exponent bits of 2^23 for round35_bits, in a register: with the constant written as an
+  // immediate, the SASS moved the byte permute's selector into a register instead, one extra
+  // move per sample.
   std::uint32_t exponent_2p23;
   asm volatile("mov.b32 %0, 0x4B000000;" : "=r"(exponent_2p23));
   const std::uint8_t* const warp_ring = &ring[warp][0][0];
