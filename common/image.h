@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <vector>
 
@@ -33,6 +34,12 @@ struct ImageView {
   T& operator()(int y, int x) const { return row(y)[x]; }
   std::size_t pixel_count() const { return static_cast<std::size_t>(width) * height; }
   bool empty() const { return width <= 0 || height <= 0; }
+  // Every row starts on a multiple of `bytes` (the first row's address and the pitch in bytes):
+  // the condition of the kernels' vector loads and stores.
+  bool rows_aligned(int bytes) const {
+    return reinterpret_cast<std::uintptr_t>(data) % bytes == 0 &&
+           (pitch * static_cast<std::ptrdiff_t>(sizeof(T))) % bytes == 0;
+  }
 };
 
 template <class T>

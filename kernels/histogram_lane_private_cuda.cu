@@ -296,7 +296,7 @@ void launch_lane_private(ImageView<const std::uint8_t> src, std::uint32_t* bins,
   validate_histogram_input(src);  // field checks only; never dereferences device memory
   if (bins == nullptr) throw InvalidArgument("histogram: bins pointer is null");
   MAD_CUDA_CHECK(cudaMemsetAsync(bins, 0, kHistogramBins * sizeof(std::uint32_t), s));
-  if (reinterpret_cast<std::uintptr_t>(src.data) % 16 == 0 && src.pitch % 16 == 0)
+  if (src.rows_aligned(16))
     return launch_dense<kDenseThreads, kDenseUnroll>(src, bins, kDenseCtasPerSm, s);
   const int blocks = std::max(1, std::min(src.height, kCtasPerSm * device_sm_count()));
   cuda::launch_kernel(histogram_lane_private_kernel, dim3(blocks), dim3(kThreads), 0, s, src, bins);

@@ -63,14 +63,16 @@ constexpr float kMargin = 1.0f / 64;
 
 // Prefix index -> shared-memory slot: one pad slot per 16, so lanes 16 slots apart (a thread's
 // own columns when storing, the outputs' windows when reading) fall in different banks.
-__device__ __forceinline__ int slot(int i) { return i + (i >> 4); }
+__device__ __forceinline__ int slot(int i) {
+  return i + (i >> 4);
+}
 constexpr int kSlots = kSpan + kSpan / 16 + 1;
 
 struct SlidingArgs {
-  int before, after;  // window rows/columns before and after the pixel
-  int tile_w;         // outputs per CTA row, a multiple of 16
-  int lead;           // span columns before the tile: before rounded up to 16
-  int strips;         // ceil(height / kStripRows)
+  int before, after;       // window rows/columns before and after the pixel
+  int tile_w;              // outputs per CTA row, a multiple of 16
+  int lead;                // span columns before the tile: before rounded up to 16
+  int strips;              // ceil(height / kStripRows)
   bool src_vec, mask_vec;  // rows 16-byte aligned: uint4 loads / stores
   double k;
   float k2;  // k * k in float (the fast decision)
@@ -223,12 +225,11 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 
       if (outputs) {
         const int rows = min(height - 1, y + g.after) - max(0, y - g.before) + 1;
-        const uint4 r =
-            rows == window && cols_full
-                ? decide_chunk<true>(P, a0, window, centre, x_out, rows, g, width, inv_full,
-                                     k2inv_full)
-                : decide_chunk<false>(P, a0, window, centre, x_out, rows, g, width, inv_full,
-                                      k2inv_full);
+        const uint4 r = rows == window && cols_full
+                            ? decide_chunk<true>(P, a0, window, centre, x_out, rows, g, width,
+                                                 inv_full, k2inv_full)
+                            : decide_chunk<false>(P, a0, window, centre, x_out, rows, g, width,
+                                                  inv_full, k2inv_full);
         std::uint8_t* mrow = mask.data + static_cast<std::ptrdiff_t>(y) * mask.pitch;
         if (g.mask_vec && x_out + kCols <= width) {
           *reinterpret_cast<uint4*>(mrow + x_out) = r;
@@ -241,10 +242,6 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
       buf ^= 1;
     }
   }
-}
-
-bool rows_16_aligned(const void* data, std::ptrdiff_t pitch) {
-  return reinterpret_cast<std::uintptr_t>(data) % 16 == 0 && pitch % 16 == 0;
 }
 
 }  // namespace
@@ -263,8 +260,8 @@ void launch_sliding(ImageView<const std::uint8_t> src, const NickParams& params,
   const int tiles = (src.width + tile_max - 1) / tile_max;
   g.tile_w = ((src.width + tiles - 1) / tiles + kCols - 1) / kCols * kCols;
   g.strips = (src.height + kStripRows - 1) / kStripRows;
-  g.src_vec = rows_16_aligned(src.data, src.pitch);
-  g.mask_vec = rows_16_aligned(mask.data, mask.pitch);
+  g.src_vec = src.rows_aligned(16);
+  g.mask_vec = mask.rows_aligned(16);
   g.k = params.k;
   g.k2 = static_cast<float>(params.k * params.k);
   const dim3 grid(static_cast<unsigned>(tiles),

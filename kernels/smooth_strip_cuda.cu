@@ -489,10 +489,6 @@ void launch_form(ImageView<const std::uint8_t> src, int channels, ImageView<std:
   }
 }
 
-bool aligned_to(const void* p, std::ptrdiff_t pitch, int bytes) {
-  return reinterpret_cast<std::uintptr_t>(p) % bytes == 0 && pitch % bytes == 0;
-}
-
 }  // namespace
 
 namespace smooth_detail {
@@ -503,9 +499,7 @@ void launch_strip(ImageView<const std::uint8_t> src, int channels, ImageView<std
   validate_smooth_input(src, channels);
   if (dst.data == nullptr || dst.width != src.width || dst.height != src.height)
     throw InvalidArgument("smooth: device output must have the input's shape");
-  const auto both = [&](int bytes) {
-    return aligned_to(src.data, src.pitch, bytes) && aligned_to(dst.data, dst.pitch, bytes);
-  };
+  const auto both = [&](int bytes) { return src.rows_aligned(bytes) && dst.rows_aligned(bytes); };
   if (both(16))
     launch_form<0>(src, channels, dst, s);
   else if (both(4))

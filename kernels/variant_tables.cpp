@@ -338,7 +338,8 @@ const VariantRegistry<SmoothLaunch>& smooth_variants(SmoothBorder border) {
   return border == SmoothBorder::Wrap ? smooth_wrap_variants() : smooth_variants();
 }
 
-// ---- Nick (nick_window_cuda.cu, nick_integral_cuda.cu, nick_sliding_cuda.cu).
+// ---- Nick (nick_window_cuda.cu, nick_integral_cuda.cu, nick_sliding_cuda.cu,
+// nick_warp_scan_cuda.cu).
 
 namespace nick_detail {
 // Method 1: window read from global memory, B x B blocks.
@@ -356,6 +357,10 @@ void launch_integral(ImageView<const std::uint8_t>, const NickParams&, ImageView
 // One pass, O(1) per pixel: per-column sliding sums down row strips, row prefix in shared memory.
 void launch_sliding(ImageView<const std::uint8_t>, const NickParams&, ImageView<std::uint8_t>,
                     DeviceScratch, StreamHandle);
+// One pass, O(1) per pixel: each warp alone; vertical sums in registers, a warp-shuffle row
+// prefix, the window's end from the lane's own registers and its start from shared memory.
+void launch_warp_scan(ImageView<const std::uint8_t>, const NickParams&, ImageView<std::uint8_t>,
+                      DeviceScratch, StreamHandle);
 
 }  // namespace nick_detail
 
@@ -392,6 +397,13 @@ const VariantRegistry<NickLaunch>& nick_variants() {
            "64-thread CTAs (at least 12 per SM), 16 columns per thread (uint4 rows), a "
            "~900-column tile x 16-row strip per CTA",
            MAD_CUDA_LAUNCH(launch_sliding)},
+          {"warp_scan",
+           "one pass, O(1) per pixel: per-column sums down 64-row strips in registers, a warp "
+           "shuffle scan for the row prefix, no block barrier, float pre-decision without a "
+           "square root",
+           "128-thread CTAs of 4 independent warps, 16 columns per lane, a 512-column span x "
+           "64-row strip per warp",
+           MAD_CUDA_LAUNCH(launch_warp_scan)},
       },
       "integral");
   return registry;

@@ -97,8 +97,8 @@ TEST(KernelRequest, VariantListing) {
       if (gpu_backend_compiled()) EXPECT_NE(listing.find(v.name), std::string::npos) << v.name;
     }
   }
-  // methods 1-3 x 2 block shapes, integral, sliding_columns
-  EXPECT_EQ(list_variants(KernelKind::Nick).infos().size(), 8u);
+  // methods 1-3 x 2 block shapes, integral, sliding_columns, warp_scan
+  EXPECT_EQ(list_variants(KernelKind::Nick).infos().size(), 9u);
   if (!gpu_backend_compiled()) EXPECT_NE(listing.find("no CUDA backend"), std::string::npos);
 }
 

@@ -68,8 +68,8 @@ TEST(NickCuda, EveryVariantMatchesCpuExactly) {
         }
   }
   if (!HasFailure())
-    std::cout << "AGREEMENT kernels nick: " << runs
-              << " variant runs (" << nick_variants().infos().size() << " variants x sizes x windows 2..101 x k"
+    std::cout << "AGREEMENT kernels nick: " << runs << " variant runs ("
+              << nick_variants().infos().size() << " variants x sizes x windows 2..101 x k"
               << " x pitches x poisons) bit-identical to the CPU\n";
 }
 
@@ -87,13 +87,14 @@ TEST(NickCuda, SeedPlacementMatchesCpuExactly) {
 }
 
 // Shapes that stress the strip and tile logic of the one-pass variants (sliding_columns: 16-row
-// strips, ~900-column tiles, 16 columns per thread): heights below, at and just above a strip or a
+// strips, ~900-column tiles, 16 columns per thread; warp_scan: 16-row strips four to a CTA,
+// 400-496-column warp spans): heights below, at and just above a strip or a
 // window, widths 2..3 and around a tile or a 16-column chunk, prime sizes, w = 2 and the largest
 // legal window, both placements, and a padded (unaligned) pitch beside the tight one.
 TEST(NickCuda, StripAndTileEdgesMatchCpuExactly) {
   MAD_REQUIRE_GPU();
   std::uint32_t seed = test::announce_seed("NickCuda.StripAndTileEdgesMatchCpuExactly", 4907);
-  const test::Size sizes[] = {{2, 2},    {3, 101},  {2, 300},   {101, 3},  {17, 129},
+  const test::Size sizes[] = {{2, 2},    {3, 101},   {2, 300},  {101, 3},  {17, 129},
                               {33, 257}, {127, 131}, {911, 41}, {1009, 7}, {1841, 67}};
   long long runs = 0;
   for (const test::Size s : sizes)
@@ -109,6 +110,32 @@ TEST(NickCuda, StripAndTileEdgesMatchCpuExactly) {
   if (!HasFailure())
     std::cout << "AGREEMENT kernels nick: " << runs
               << " variant runs on strip/tile edge shapes bit-identical to the CPU\n";
+}
+
+// 16-byte aligned rows (a padded pitch) at widths around warp_scan's spans (496 columns at
+// w <= 17, 400 at w = 101), so its word loads run with every byte offset (after % 4 = 0..3),
+// next to the byte loads at the right edge; heights around its 16-row strips and 64-row CTAs.
+TEST(NickCuda, AlignedRowsAroundSpanAndStripEdgesMatchCpuExactly) {
+  MAD_REQUIRE_GPU();
+  std::uint32_t seed =
+      test::announce_seed("NickCuda.AlignedRowsAroundSpanAndStripEdgesMatchCpuExactly", 4909);
+  const test::Size sizes[] = {{495, 17}, {496, 65}, {497, 130}, {993, 63}, {1201, 16}, {401, 101}};
+  long long runs = 0;
+  for (const test::Size s : sizes) {
+    const std::ptrdiff_t pitch = (s.width + 15) / 16 * 16 + 16;
+    for (int window : {2, 3, 4, 5, 15, 16, 17, 33, 101})
+      for (NickPlacement placement : {NickPlacement::Matlab, NickPlacement::Seed}) {
+        if (window > std::min(s.width, s.height)) continue;
+        const Image<std::uint8_t> img = test::random_bytes(s.width, s.height, seed++, pitch);
+        runs += check_all_variants(img, {window, -0.137, placement},
+                                   test::size_name(s) + " aligned pitch " + std::to_string(pitch) +
+                                       " " + nick_placement_name(placement));
+      }
+  }
+  if (!HasFailure())
+    std::cout << "AGREEMENT kernels nick: " << runs
+              << " variant runs with 16-byte aligned rows at span/strip edges bit-identical to "
+                 "the CPU\n";
 }
 
 TEST(NickCuda, ExactTiesMatchCpu) {
