@@ -7,21 +7,28 @@
 // This shape was planned at ~28 instructions a pixel, which an H100 issues fast enough for 70%
 // (issue 12, goal 1).
 //
-// Measured (H100, mad bench, 8192x8192, share of the copy bandwidth): w = 3 17.4%, w = 15 15.3%
-// (0.294 ms), w = 101 8.75% (0.51 ms), against sliding_columns' 10.9 / 10.1 / 7.7%; 96
-// registers, 5 CTAs (20 warps) per SM. Far from 70%, for two measured reasons (ncu, w = 15):
-//   - 64 instructions a pixel executed, not 28: with 16-row strips the w - 1 rows summed before
-//     each strip's first output nearly double the vertical work, and the interior decision is
-//     ~25 instructions a pixel (SASS), not 13;
-//   - latency: 56% of issue slots busy with 20 warps resident, stalls mostly on global loads.
-//     Each warp-row is one dependent chain (sums, two 16-long prefix chains, five dependent
-//     shuffles, stores, reads, decisions) of several thousand cycles, and every shape that put
-//     more warps in flight won even at a higher instruction count.
+// Measured (H100, mad bench, 8192x8192, share of the copy bandwidth): w = 3 19.3%, w = 15 18.0%
+// (0.249 ms), w = 101 9.4% (0.48 ms), against sliding_columns' 10.9 / 10.1 / 7.7%; 96
+// registers, 5 CTAs (20 warps) per SM. Far from 70%. Where the time goes (w = 15, by
+// ablation: the same kernel with parts removed):
+//   - the decision: half the time (0.295 -> 0.149 ms without it, before the last two changes
+//     below); ~18 instructions a pixel in the SASS;
+//   - prefix, scan and shared stores 0.021 ms, vertical sums 0.009 ms;
+//   - the load/store skeleton alone (0.119 ms, 38%; 47% at w = 3): too few loads in flight.
+// The profile (ncu, before the ring): 56% of issue slots busy with 20 warps resident, stalls
+// mostly on global loads; each warp-row is one dependent chain (sums, two 16-long prefix
+// chains, five dependent shuffles, stores, reads, decisions), and every shape that put more
+// warps in flight won, even at a higher instruction count.
+// Steps (w = 15): as first written (a CTA's 4 warps on 4 adjacent spans, 64-row strips, 164
+// registers) 8.6%, 5.5 warps active per SM; a CTA's warps on one span's consecutive strips,
+// one-instruction byte extraction, __grid_constant__ arguments: 12.2%; 16-row strips, 5 CTAs
+// per SM, the window's end read back from shared memory instead of 32 registers: 15.3%; the
+// window start's address from two per-lane bases, the sign folded into g = d |d| - c: 16.5%;
+// the entering rows through a cp.async ring (the strip prologue pipelined too): 18.0%.
 // Sweeps (w = 15): strips of 8 / 12 / 16 / 24 / 32 / 48 / 64 rows: 15.2 / 15.5 / 15.3 / 13.9 /
-// 12.9 / 10.3 / 9.8% (16 kept: best at w = 101); 4 / 5 / 6 CTAs per SM: 14.9 / 15.3 / 14.4%;
-// the window's end held in 32 registers instead of read back from shared memory: 14.5% (128
-// registers, 4 CTAs). As first written (a CTA's 4 warps on 4 adjacent spans, 64-row strips,
-// 164 registers): 8.6%, 5.5 warps active per SM.
+// 12.9 / 10.3 / 9.8% before the ring, 16 / 32 / 64: 17.8 / 14.5 / 10.6% with it (w = 101:
+// 16 / 32 rows 9.4 / 9.7%); 4 / 5 / 6 CTAs per SM: 14.9 / 15.3 / 14.4%; a ring of 2 / 4 / 8
+// rows: 17.7 / 17.8 / 16.7%.
 //
 // Shape. Every warp works alone on a span of 32 lanes x 16 columns and a strip of rows (the
 // 4 warps of a CTA take 4 consecutive strips of one span). Lane t owns 16 consecutive columns of
@@ -43,18 +50,20 @@
 // first output row.
 //
 // Decision, bit-identical to the CPU (nick_decide, nick_threshold.cuh). With m = S / n,
-// d = m - p and c = k^2 (Q - m^2) / n (k < 0): p > T  <=>  d < 0 or d^2 < c. In float,
-// g = d^2 - c from fl(1/n), fl(k^2 / n), the exact S (< 2^23) and p, and fl(Q); no square
-// root. |g_float - g_real| < 0.035 for every n and k in range (|d| <= 255,
+// d = m - p and c = k^2 (Q - m^2) / n (k < 0): p > T  <=>  d < 0 or d^2 < c  <=>  g < 0 for
+// g = d |d| - c. In float, g from fl(1/n), fl(k^2 / n), the exact S (< 2^23) and p, and fl(Q);
+// no square root. |g_float - g_real| < 0.035 for every n and k in range (|d| <= 255,
 // c <= 2601, each step one rounding; the double sequence is within 1e-9 of the real T), so the
-// float sign is the double decision wherever |g| > kMargin = 1/16: d < 0 with |g| > 1/16 means
-// |d| > 1/4. A chunk of 16 with any |g| <= 1/16 (ties, near ties, flat windows) decides those
-// pixels again by nick_decide_device, skipping the double sequence for all-zero windows
-// (Q = 0: T = 0 = p). The tests' tie patterns and flat images take this path.
+// float sign is the double decision wherever |g| > kMargin = 1/16 (then |d| > 1/4 or c > 1/16
+// + d^2, so a wrong sign of d cannot change the answer). A chunk of 16 with any |g| <= 1/16 (ties,
+// near ties, flat windows) decides those pixels again by nick_decide_device, skipping the double
+// sequence for all-zero windows (Q = 0: T = 0 = p). The tests' tie patterns and flat images take
+// this path.
 #include <algorithm>
 
 #include "common/cuda_check.h"
 #include "common/kernel_launch.cuh"
+#include "kernels/async_copy.cuh"
 #include "kernels/nick_launch_cuda.h"
 #include "kernels/nick_threshold.cuh"
 
@@ -72,6 +81,11 @@ constexpr int kWarpSlots = kFrontSlots + kLanes * kBlockSlots;
 // 16-row strips and 5 CTAs (20 warps) per SM: measured fastest at 8192x8192 (see the banner).
 constexpr int kStripRows = 16;
 constexpr int kMinBlocks = 5;
+// The entering rows come through a per-warp ring of shared memory, kRing - 1 rows ahead of the
+// row being summed. A lane's slot holds the 20 aligned bytes around its 16 owned ones.
+constexpr int kRing = 4;
+constexpr int kRawWords = 5;
+constexpr int kRingSlotWords = kLanes * kRawWords;
 constexpr int kMaxGridY = 65535;
 constexpr float kMargin = 1.0f / 16;
 
@@ -125,6 +139,42 @@ __device__ __forceinline__ uint4 load_owned(const ImageView<const std::uint8_t>&
   return make_uint4(out[0], out[1], out[2], out[3]);
 }
 
+// Stages row y's 16 bytes from column c0 for read_owned: the 20 bytes from c0 rounded down to
+// a word, by cp.async when they lie in the image and rows are 4-byte aligned, else assembled
+// byte by byte (zeros outside the image) and stored. `dst`: this lane's 5 words of a ring slot.
+__device__ __forceinline__ void stage_owned(const ImageView<const std::uint8_t>& src, int y, int c0,
+                                            const ScanArgs& g, unsigned* dst) {
+  const int r = c0 & 3, base = c0 - r;
+  const bool in_rows = y >= 0 && y < src.height;
+  const std::uint8_t* row = src.data + static_cast<std::ptrdiff_t>(in_rows ? y : 0) * src.pitch;
+  if (in_rows && g.src_words && c0 >= 0 && base + (r != 0 ? 20 : 16) <= src.width) {
+    const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(dst));
+#pragma unroll
+    for (int i = 0; i < 4; ++i) copy_4_async(smem + 4 * i, row + base + 4 * i);
+    if (r != 0) copy_4_async(smem + 16, row + base + 16);
+    return;
+  }
+  unsigned w[kRawWords] = {0, 0, 0, 0, 0};
+  if (in_rows) {
+#pragma unroll
+    for (int b = 0; b < 4 * kRawWords; ++b) {
+      const int x = base + b;
+      if (b >= r && b < r + kCols && x >= 0 && x < src.width)
+        w[b / 4] |= static_cast<unsigned>(row[x]) << (8 * (b % 4));
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < kRawWords; ++i) dst[i] = w[i];
+}
+
+// The 16 owned bytes from a lane's staged words (stage_owned).
+__device__ __forceinline__ uint4 read_owned(const unsigned* staged, const ScanArgs& g) {
+  const unsigned w0 = staged[0], w1 = staged[1], w2 = staged[2], w3 = staged[3];
+  const unsigned w4 = g.funnel != 0x3210u ? staged[4] : 0u;  // unused (maybe never written) at 0
+  return make_uint4(__byte_perm(w0, w1, g.funnel), __byte_perm(w1, w2, g.funnel),
+                    __byte_perm(w2, w3, g.funnel), __byte_perm(w3, w4, g.funnel));
+}
+
 // 16 bytes of row y from the 16-aligned column x (x < width): zeros past the right edge.
 __device__ __forceinline__ uint4 load_centre(const ImageView<const std::uint8_t>& src, int y, int x,
                                              const ScanArgs& g) {
@@ -157,17 +207,17 @@ __device__ __forceinline__ void vertical_update(unsigned vs[kCols], unsigned vq[
   }
 }
 
-// g = d^2 - c of the banner for one pixel; `sign_src` is min(d, g): negative <=> p > T.
-__device__ __forceinline__ float fast_g(unsigned p, unsigned s, unsigned q, float inv, float k2inv,
-                                        float& sign_src) {
+// g = d |d| - c for one pixel: d^2 - c of the banner where d >= 0, and negative (< -d^2) where
+// d < 0, so its sign alone is the decision (negative <=> p > T) and |g| <= kMargin still marks
+// every pixel the float sign may get wrong.
+__device__ __forceinline__ float fast_g(unsigned p, unsigned s, unsigned q, float inv,
+                                        float k2inv) {
   const float sf = __uint2float_rn(s);  // exact: s < 2^23 (one I2FP, a full-rate FMA-pipe op)
   const float pf = __uint2float_rn(p);
   const float m = sf * inv;
   const float d = m - pf;
   const float t = fmaf(-m, m, __uint2float_rn(q));  // Q - m^2
-  const float gg = fmaf(d, d, -(t * k2inv));
-  sign_src = fminf(d, gg);
-  return gg;
+  return fmaf(d, fabsf(d), -(t * k2inv));
 }
 
 // Count of pixel (row count `rows`) at column x of the clipped window.
@@ -179,24 +229,26 @@ __device__ __forceinline__ unsigned clipped_count(int x, int rows, const ScanArg
 // Where the chunk's window sums come from: the lane's own prefix values (registers in the
 // interior path, its shared-memory slots elsewhere) and the start-of-window prefix values.
 struct ChunkSums {
-  const uint2* own;      // P(16 lane + j), j = 0..15
-  const uint2* lo_base;  // P(16 lane + j - w) = lo_base[j - (j < lo_shift)]
+  const uint2* own;  // P(16 lane + j), j = 0..15
+  // P(16 lane + j - w): lo_early[j] for j < lo_shift, lo_late[j] after (one slot apart: the pad).
+  const uint2* lo_early;
+  const uint2* lo_late;
   int lo_shift;
   // {S, Q} of pixel j's window: P(x + after) - P(x - before - 1).
   __device__ __forceinline__ uint2 sums(int j) const {
-    const uint2 hi = own[j], lo = lo_base[j - (j < lo_shift ? 1 : 0)];
+    const uint2 hi = own[j], lo = (j < lo_shift ? lo_early : lo_late)[j];
     return make_uint2(hi.x - lo.x, hi.y - lo.y);
   }
 };
 
-// Packs 4 pixels' min(d, g) into 4 mask bytes: each byte the sign of its value, replicated.
+// Packs 4 pixels' g into 4 mask bytes: each byte the sign of its value, replicated.
 __device__ __forceinline__ unsigned pack_signs(const float v[4]) {
   const unsigned lo2 = prmt(__float_as_uint(v[0]), __float_as_uint(v[1]), 0xFBu);
   const unsigned hi2 = prmt(__float_as_uint(v[2]), __float_as_uint(v[3]), 0xFBu);
   return prmt(lo2, hi2, 0x5410u);
 }
 
-// The 16 mask bytes of a chunk from sign_of(j), pixel j's min(d, g) (negative: 255).
+// The 16 mask bytes of a chunk from sign_of(j), pixel j's g (negative: 255).
 template <class SignOf>
 __device__ __forceinline__ uint4 chunk_mask(SignOf sign_of) {
   unsigned out[4];
@@ -221,12 +273,12 @@ __device__ __noinline__ uint4 decide16_general(ChunkSums c, uint4 centre, int x0
     const float inv = clipped ? __frcp_rn(static_cast<float>(count)) : g.inv_full;
     const float k2inv = clipped ? g.k2 * inv : g.k2inv_full;
     const unsigned p = byte_of(centre, j);
-    float sign_src;
-    if (fabsf(fast_g(p, w.x, w.y, inv, k2inv, sign_src)) <= kMargin) {
+    float gg = fast_g(p, w.x, w.y, inv, k2inv);
+    if (fabsf(gg) <= kMargin) {
       const unsigned r = w.y == 0 ? 0u : nick_decide_device(p, w.x, w.y, count, g.k);
-      sign_src = r != 0 ? -1.0f : 1.0f;
+      gg = r != 0 ? -1.0f : 1.0f;
     }
-    return sign_src;
+    return gg;
   });
 }
 
@@ -239,10 +291,9 @@ __device__ __forceinline__ uint4 decide16_interior(ChunkSums c, const uint4& cen
   float closest = 1e30f;
   const uint4 mask = chunk_mask([&](int j) {
     const uint2 w = c.sums(j);
-    float sign_src;
-    closest = fminf(
-        closest, fabsf(fast_g(byte_of(centre, j), w.x, w.y, g.inv_full, g.k2inv_full, sign_src)));
-    return sign_src;
+    const float gg = fast_g(byte_of(centre, j), w.x, w.y, g.inv_full, g.k2inv_full);
+    closest = fminf(closest, fabsf(gg));
+    return gg;
   });
   near_tie = closest <= kMargin;
   return mask;
@@ -252,6 +303,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     nick_warp_scan_kernel(ImageView<const std::uint8_t> src, const __grid_constant__ ScanArgs g,
                           ImageView<std::uint8_t> mask) {
   __shared__ uint2 shared_rows[kWarps][kWarpSlots];
+  __shared__ unsigned entering_ring[kWarps][kRing * kRingSlotWords];
   const int lane = threadIdx.x % kLanes, warp = threadIdx.x / kLanes;
   const int tile = blockIdx.x;
   const int width = src.width, height = src.height;
@@ -265,6 +317,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   const bool outputs = lane >= g.first_lane && x_out < width;
   const bool cols_full = x_out - g.before >= 0 && x_out + kCols - 1 + g.after <= width - 1;
   const uint4 zero = make_uint4(0, 0, 0, 0);
+  unsigned* const ring = entering_ring[warp] + lane * kRawWords;  // slot s: + s * kRingSlotWords
 
   // The CTA's warps take consecutive strips of one span; nothing below synchronizes the CTA.
   for (int strip = blockIdx.y * kWarps + warp; strip < g.strips; strip += gridDim.y * kWarps) {
@@ -272,25 +325,33 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     unsigned vs[kCols], vq[kCols];
 #pragma unroll
     for (int j = 0; j < kCols; ++j) vs[j] = vq[j] = 0;
-    // The strip's first w - 1 rows, four loads in flight at a time.
-    int y_pre = y_begin - g.before;
-    for (; y_pre + 4 <= y_begin + g.after; y_pre += 4) {
-      uint4 rows4[4];
+    // The entering rows, in order: the strip's first w - 1 (summed before its first output),
+    // then one per output row. Row k is y_begin - before + k.
+    const int first_row = y_begin - g.before, prologue = g.window - 1;
+    const int stream = (y_end - y_begin) + prologue;
 #pragma unroll
-      for (int i = 0; i < 4; ++i) rows4[i] = load_owned(src, y_pre + i, c_own, g);
-#pragma unroll
-      for (int i = 0; i < 4; ++i) vertical_update<false>(vs, vq, rows4[i], zero);
+    for (int k = 0; k < kRing - 1; ++k) {
+      if (k < stream) stage_owned(src, first_row + k, c_own, g, ring + k * kRingSlotWords);
+      commit_async_copies();
     }
-    for (; y_pre < y_begin + g.after; ++y_pre)
-      vertical_update<false>(vs, vq, load_owned(src, y_pre, c_own, g), zero);
-    uint4 entering = load_owned(src, y_begin + g.after, c_own, g);
     uint4 leaving = zero;  // row y_begin - before - 1 was never added
     uint4 centre = outputs ? load_centre(src, y_begin, x_out, g) : zero;
-    for (int y = y_begin; y < y_end; ++y) {
+    for (int k = 0; k < stream; ++k) {
+      // Row k + kRing - 1 into the slot whose row (k - 1) was read and summed last step.
+      const int ahead = k + kRing - 1;
+      if (ahead < stream)
+        stage_owned(src, first_row + ahead, c_own, g, ring + (ahead % kRing) * kRingSlotWords);
+      commit_async_copies();
+      wait_async_copies<kRing - 1>();  // row k has landed
+      const uint4 entering = read_owned(ring + (k % kRing) * kRingSlotWords, g);
+      if (k < prologue) {
+        vertical_update<false>(vs, vq, entering, zero);
+        continue;
+      }
+      const int y = y_begin + k - prologue;
       vertical_update<true>(vs, vq, entering, leaving);  // rows y - before .. y + after
       const uint4 centre_y = centre;
-      if (y + 1 < y_end) {  // the next row's loads, in flight during this row's work
-        entering = load_owned(src, y + 1 + g.after, c_own, g);
+      if (y + 1 < y_end) {  // the next row's other loads, in flight during this row's work
         leaving = load_owned(src, y - g.before, c_own, g);
         if (outputs) centre = load_centre(src, y + 1, x_out, g);
       }
@@ -317,7 +378,7 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
 
       if (outputs) {
         const int rows = min(height - 1, y + g.after) - max(0, y - g.before) + 1;
-        const ChunkSums c{own, lo_base, g.lo_shift};
+        const ChunkSums c{own, lo_base - 1, lo_base, g.lo_shift};
         uint4 r;
         if (rows == g.window && cols_full) {
           bool near_tie;

@@ -61,6 +61,7 @@
 #include "common/cuda_check.h"
 #include "common/kernel_launch.cuh"
 #include "common/error.h"
+#include "kernels/async_copy.cuh"
 #include "kernels/smooth_cuda.h"
 
 namespace mad::kernels {
@@ -232,23 +233,10 @@ constexpr int kStagedWarpSamples = 32 * kStagedLaneSamples;  // 256
 constexpr int kSlotBytes = kStagedWarpSamples + 2 * 16;  // 288
 constexpr int kSlotChunks = kSlotBytes / 16;             // 18: lanes 0..17 copy one each
 
-// Copies 16 bytes from global to shared memory without passing through registers; completes at
-// the wait for its commit group.
-__device__ __forceinline__ void copy_16_async(unsigned smem, const void* global) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(smem), "l"(global) : "memory");
-}
 __device__ __forceinline__ void store_16_shared(unsigned smem, const std::uint32_t (&w)[4]) {
   asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};\n" ::"r"(smem), "r"(w[0]), "r"(w[1]),
                "r"(w[2]), "r"(w[3])
                : "memory");
-}
-__device__ __forceinline__ void commit_async_copies() {
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-// Waits until at most kPending of this thread's committed groups are still in flight.
-template <int kPending>
-__device__ __forceinline__ void wait_async_copies() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
 }
 
 __device__ __forceinline__ std::uint32_t even_of(std::uint32_t w) {  // samples 0, 2
