@@ -267,6 +267,8 @@ TEST(BenchSummary, GoalFiguresComeFromTheRows) {
               row("histogram", "monochrome", "shared_warp", 1.5, 8192, 8192, "u8"),
               row("nick", "w=3", "integral", 2, 1920, 1080, "u8"),
               row("nick", "w=101", "integral", 2.2, 1920, 1080, "u8"),
+              row("nick", "w=3", "warp_scan", 0.2, 1920, 1080, "u8"),
+              row("nick", "w=101", "warp_scan", 0.4, 1920, 1080, "u8"),
               row("nick", "w=3", "method1_16x16", 1, 1920, 1080, "u8"),
               row("nick", "w=101", "method1_16x16", 500, 1920, 1080, "u8"),
               row("pipeline", "pair", "single", 4.7, 512, 384),
@@ -278,6 +280,7 @@ TEST(BenchSummary, GoalFiguresComeFromTheRows) {
       << all;
   EXPECT_NE(all.find("shared_warp 1.5x"), std::string::npos) << all;
   EXPECT_NE(all.find("integral 1.1x"), std::string::npos) << all;
+  EXPECT_NE(all.find("sliding_columns n/a, warp_scan 2x"), std::string::npos) << all;
   EXPECT_NE(all.find("method1_16x16 500x"), std::string::npos) << all;
   EXPECT_NE(all.find("512x384 4.7 ms vs 141 ms = 30.0x faster"), std::string::npos) << all;
   EXPECT_NE(all.find("1080x800 19.0 ms vs 475 ms = 25.0x faster"), std::string::npos) << all;

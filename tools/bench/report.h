@@ -23,7 +23,7 @@ std::vector<std::string> device_lines(const BenchReport& report);
 // rows it needs: A5 fastest vs original; pipeline ms per pair at 512x512 and 1080x800 (double);
 // batched 512x384 float pairs/s; device memory per pair; the preprocessing kernels' share of
 // the copy bandwidth at 8192x8192 (or the largest size run); histogram monochrome/random;
-// Nick integral vs method 1 over the window sweep; the pipeline against pyiqa's 141 ms
+// Nick's O(1) variants vs method 1 over the window sweep; the pipeline against pyiqa's 141 ms
 // (512x384) and 475 ms (1080x800), figures quoted by the issue, not measured here.
 std::vector<std::string> goal_summary(const BenchReport& report);
 

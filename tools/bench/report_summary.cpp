@@ -196,6 +196,7 @@ std::string nick_line(const BenchReport& r) {
   const double w2 = double(hi) * hi / (double(lo) * lo);
   return "nick " + format_size(w, h) + " time(w=" + std::to_string(hi) +
          ")/time(w=" + std::to_string(lo) + "): integral " + ratio("integral") +
+         ", sliding_columns " + ratio("sliding_columns") + ", warp_scan " + ratio("warp_scan") +
          " (goal: flat), method1_16x16 " + ratio("method1_16x16") + ", method1_32x32 " +
          ratio("method1_32x32") + " (w^2 grows " + n(w2) + "x)";
 }
