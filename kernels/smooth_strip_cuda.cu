@@ -13,10 +13,12 @@
 // of the staged form has 82% of the issue slots busy with the DRAM at 31% of its peak, i.e. it
 // is bound by instruction issue. Its SASS spends about 145 instructions per row per lane (8
 // samples): ~25 issuing the next row's copy, ~50 summing (byte permutes and packed adds), ~40
-// rounding and packing, ~15 storing, the rest on checks and the loop. What would reach 70%
-// (not built): 16 samples a lane, which halves the per-row share of the copy, checks and
-// store, and the rounding of two samples at once. The profile of the 2026-11-24 form showed
-// the same bound with more instructions (~25 per sample), plus instruction-cache misses.
+// rounding and packing, ~15 storing, the rest on checks and the loop. 16 samples a lane (the
+// lane's words a template parameter, 80-127 registers at 6-4 CTAs per SM) measured slower in
+// one run: 42.4-43.5%, against 46.5% for 8 samples a lane from the same templated code (this
+// file's form: 51.0% in that session's gpu-check run); not kept. The profile of the 2026-11-24
+// form showed the same bound with more instructions (~25 per sample), plus instruction-cache
+// misses.
 //
 // The filter is box1 + box3 + box5 (kernels/smooth.h), each separable: with h1 = v,
 // h3 = v[-C] + v + v[+C] and h5 = h3 + v[-2C] + v[+2C] along a row (C = channels, the distance
