@@ -44,7 +44,10 @@
 //      see the sweeps) and P(x - before - 1) is at span index 16 t + j - w. That index crosses
 //      a lane block at j = w % 16, one slot earlier past the pad, hence `j < lo_shift`.
 // The owned columns sit `after` columns right of the outputs, so the entering and leaving rows
-// are read as five 4-byte words and byte-funnelled (selector uniform: after % 4). Lanes below
+// are read as five 4-byte words and byte-funnelled (selector uniform: after % 4). The entering
+// rows (the strip's first w - 1 too) come through a per-warp ring of shared memory by cp.async,
+// kRing - 1 rows ahead; the leaving rows (read w rows earlier, so in L1 or L2) by plain loads
+// one row ahead. Lanes below
 // `first_lane` carry only the left part of the windows; a warp outputs 16 x (32 - first_lane)
 // columns (496 at w = 15, 400 at w = 101). The strip's first w - 1 rows are summed before its
 // first output row.
@@ -119,60 +122,80 @@ __device__ __forceinline__ unsigned byte_of(const uint4& c, int j) {
   return __byte_perm(word_of(c, j / 4), 0u, 0x4440u + static_cast<unsigned>(j % 4));
 }
 
-// 16 bytes of row y from column c0 (any alignment, any position): zeros outside the image.
-__device__ __forceinline__ uint4 load_owned(const ImageView<const std::uint8_t>& src, int y, int c0,
-                                            const ScanArgs& g) {
-  if (y < 0 || y >= src.height || c0 >= src.width || c0 + kCols <= 0) return make_uint4(0, 0, 0, 0);
-  const std::uint8_t* row = src.data + static_cast<std::ptrdiff_t>(y) * src.pitch;
+// A lane's owned 16 bytes of a row, from column c0 (any alignment, any position), travel as
+// the 5 words from c0 rounded down to a word ("raw words"; owned_from_raw() takes the 16 out).
+
+// Whether row y's raw words lie in the image and can be read as words (4-byte aligned rows).
+__device__ __forceinline__ bool raw_words_readable(const ImageView<const std::uint8_t>& src, int y,
+                                                   int c0, const ScanArgs& g) {
   const int r = c0 & 3, base = c0 - r;
-  if (g.src_words && c0 >= 0 && base + (r != 0 ? 20 : 16) <= src.width) {
-    const unsigned* w = reinterpret_cast<const unsigned*>(row + base);
-    const unsigned w0 = w[0], w1 = w[1], w2 = w[2], w3 = w[3], w4 = r != 0 ? w[4] : 0u;
-    return make_uint4(__byte_perm(w0, w1, g.funnel), __byte_perm(w1, w2, g.funnel),
-                      __byte_perm(w2, w3, g.funnel), __byte_perm(w3, w4, g.funnel));
-  }
-  unsigned out[4] = {0, 0, 0, 0};
-#pragma unroll
-  for (int j = 0; j < kCols; ++j)
-    if (c0 + j >= 0 && c0 + j < src.width)
-      out[j / 4] |= static_cast<unsigned>(row[c0 + j]) << (8 * (j % 4));
-  return make_uint4(out[0], out[1], out[2], out[3]);
+  return y >= 0 && y < src.height && g.src_words && c0 >= 0 &&
+         base + (r != 0 ? 20 : 16) <= src.width;
 }
 
-// Stages row y's 16 bytes from column c0 for read_owned: the 20 bytes from c0 rounded down to
-// a word, by cp.async when they lie in the image and rows are 4-byte aligned, else assembled
-// byte by byte (zeros outside the image) and stored. `dst`: this lane's 5 words of a ring slot.
+__device__ __forceinline__ const std::uint8_t* raw_words_at(
+    const ImageView<const std::uint8_t>& src, int y, int c0) {
+  return src.data + static_cast<std::ptrdiff_t>(y) * src.pitch + (c0 - (c0 & 3));
+}
+
+// The raw words byte by byte: the owned bytes inside the image, zeros everywhere else.
+__device__ __forceinline__ void raw_words_by_bytes(const ImageView<const std::uint8_t>& src, int y,
+                                                   int c0, unsigned (&w)[kRawWords]) {
+  const int r = c0 & 3, base = c0 - r;
+#pragma unroll
+  for (int i = 0; i < kRawWords; ++i) w[i] = 0;
+  if (y < 0 || y >= src.height) return;
+  const std::uint8_t* row = src.data + static_cast<std::ptrdiff_t>(y) * src.pitch;
+#pragma unroll
+  for (int b = 0; b < 4 * kRawWords; ++b) {
+    const int x = base + b;
+    if (b >= r && b < r + kCols && x >= 0 && x < src.width)
+      w[b / 4] |= static_cast<unsigned>(row[x]) << (8 * (b % 4));
+  }
+}
+
+// The owned 16 bytes from the raw words. w4 is read only when after % 4 != 0: otherwise the
+// funnel ignores it, and a ring slot's fifth word may never have been written.
+__device__ __forceinline__ uint4 owned_from_raw(unsigned w0, unsigned w1, unsigned w2, unsigned w3,
+                                                const unsigned* w4, const ScanArgs& g) {
+  const unsigned last = g.funnel != 0x3210u ? *w4 : 0u;
+  return make_uint4(__byte_perm(w0, w1, g.funnel), __byte_perm(w1, w2, g.funnel),
+                    __byte_perm(w2, w3, g.funnel), __byte_perm(w3, last, g.funnel));
+}
+
+// Row y's owned 16 bytes, loaded now (the leaving rows).
+__device__ __forceinline__ uint4 load_owned(const ImageView<const std::uint8_t>& src, int y, int c0,
+                                            const ScanArgs& g) {
+  unsigned w[kRawWords];
+  if (raw_words_readable(src, y, c0, g)) {
+    const unsigned* p = reinterpret_cast<const unsigned*>(raw_words_at(src, y, c0));
+    return owned_from_raw(p[0], p[1], p[2], p[3], p + 4, g);
+  }
+  raw_words_by_bytes(src, y, c0, w);
+  return owned_from_raw(w[0], w[1], w[2], w[3], &w[4], g);
+}
+
+// Stages row y's raw words into this lane's 5 words of a ring slot (the entering rows): by
+// cp.async where readable, else byte by byte and stored.
 __device__ __forceinline__ void stage_owned(const ImageView<const std::uint8_t>& src, int y, int c0,
                                             const ScanArgs& g, unsigned* dst) {
-  const int r = c0 & 3, base = c0 - r;
-  const bool in_rows = y >= 0 && y < src.height;
-  const std::uint8_t* row = src.data + static_cast<std::ptrdiff_t>(in_rows ? y : 0) * src.pitch;
-  if (in_rows && g.src_words && c0 >= 0 && base + (r != 0 ? 20 : 16) <= src.width) {
+  if (raw_words_readable(src, y, c0, g)) {
+    const std::uint8_t* p = raw_words_at(src, y, c0);
     const unsigned smem = static_cast<unsigned>(__cvta_generic_to_shared(dst));
 #pragma unroll
-    for (int i = 0; i < 4; ++i) copy_4_async(smem + 4 * i, row + base + 4 * i);
-    if (r != 0) copy_4_async(smem + 16, row + base + 16);
+    for (int i = 0; i < 4; ++i) copy_4_async(smem + 4 * i, p + 4 * i);
+    if ((c0 & 3) != 0) copy_4_async(smem + 16, p + 16);
     return;
   }
-  unsigned w[kRawWords] = {0, 0, 0, 0, 0};
-  if (in_rows) {
-#pragma unroll
-    for (int b = 0; b < 4 * kRawWords; ++b) {
-      const int x = base + b;
-      if (b >= r && b < r + kCols && x >= 0 && x < src.width)
-        w[b / 4] |= static_cast<unsigned>(row[x]) << (8 * (b % 4));
-    }
-  }
+  unsigned w[kRawWords];
+  raw_words_by_bytes(src, y, c0, w);
 #pragma unroll
   for (int i = 0; i < kRawWords; ++i) dst[i] = w[i];
 }
 
-// The 16 owned bytes from a lane's staged words (stage_owned).
+// The owned 16 bytes from a lane's staged words (stage_owned).
 __device__ __forceinline__ uint4 read_owned(const unsigned* staged, const ScanArgs& g) {
-  const unsigned w0 = staged[0], w1 = staged[1], w2 = staged[2], w3 = staged[3];
-  const unsigned w4 = g.funnel != 0x3210u ? staged[4] : 0u;  // unused (maybe never written) at 0
-  return make_uint4(__byte_perm(w0, w1, g.funnel), __byte_perm(w1, w2, g.funnel),
-                    __byte_perm(w2, w3, g.funnel), __byte_perm(w3, w4, g.funnel));
+  return owned_from_raw(staged[0], staged[1], staged[2], staged[3], staged + 4, g);
 }
 
 // 16 bytes of row y from the 16-aligned column x (x < width): zeros past the right edge.
