@@ -218,6 +218,37 @@ PY
 )
 fi
 
+# Issue 12 goals 2 and 3: what cuFFT allows the appearance stage's inverse transforms
+# (tools/probes/cufft_probe.cu; built here, not by CMake: its legacy-callback form needs the
+# static cuFFT). Every line goes to cufft_probe.txt; the summary gets the goal-3 shape's lines
+# and how many shapes kept the bits.
+if [ $quick -eq 0 ] && command -v nvcc > /dev/null; then
+  probe_dir=/tmp/gpu-check-probe
+  mkdir -p "$probe_dir"
+  probe_src=tools/probes/cufft_probe.cu
+  : > "$out/cufft_probe.txt"
+  if nvcc -std=c++17 -O3 -arch=sm_90 "$probe_src" -lcufft -o "$probe_dir/cufft_probe" \
+       > "$logs/cufft_probe_build.log" 2>&1 &&
+     nvcc -std=c++17 -arch=sm_90 -gencode arch=compute_90,code=lto_90 -dc -fatbin \
+       -DCUFFT_PROBE_LTO_IR "$probe_src" -o "$probe_dir/callback.fatbin" \
+       >> "$logs/cufft_probe_build.log" 2>&1; then
+    timeout 120 "$probe_dir/cufft_probe" "$probe_dir/callback.fatbin" >> "$out/cufft_probe.txt" 2>&1
+    note "cufft probe: rc=$? (cufft_probe.txt)"
+  else
+    note "cufft probe: build FAILED ($logs/cufft_probe_build.log)"
+  fi
+  if nvcc -std=c++17 -O3 -arch=sm_90 -rdc=true -DCUFFT_PROBE_STATIC "$probe_src" \
+       -lcufft_static -lculibos -o "$probe_dir/cufft_probe_static" \
+       >> "$logs/cufft_probe_build.log" 2>&1; then
+    timeout 120 "$probe_dir/cufft_probe_static" >> "$out/cufft_probe.txt" 2>&1
+    note "cufft probe, static cuFFT: rc=$?"
+  else
+    note "cufft probe, static cuFFT: not built (no libcufft_static?)"
+  fi
+  while read -r l; do note "$l"; done < <(grep -E " 512x384:" "$out/cufft_probe.txt")
+  note "cufft probe: same bits as the 2-D batch of 4 in $(grep -cE "batch 2 differs in 0, batch 1 in 0 " "$out/cufft_probe.txt")/$(grep -c "probe batches" "$out/cufft_probe.txt") batch lines, $(grep -cE "columns then rows differ in 0," "$out/cufft_probe.txt")/$(grep -c "probe columns" "$out/cufft_probe.txt") columns-then-rows lines, $(grep -cE "(lto|legacy) .*: differs in 0 " "$out/cufft_probe.txt") callback lines"
+fi
+
 fi  # checks
 
 # The seeds' studies (issue 11): every study at the seed's configuration; the comparisons are
