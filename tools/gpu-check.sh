@@ -232,7 +232,7 @@ if [ $quick -eq 0 ] && command -v nvcc > /dev/null; then
      nvcc -std=c++17 -arch=sm_90 -gencode arch=compute_90,code=lto_90 -dc -fatbin \
        -DCUFFT_PROBE_LTO_IR "$probe_src" -o "$probe_dir/callback.fatbin" \
        >> "$logs/cufft_probe_build.log" 2>&1; then
-    timeout 120 "$probe_dir/cufft_probe" "$probe_dir/callback.fatbin" >> "$out/cufft_probe.txt" 2>&1
+    timeout 60 "$probe_dir/cufft_probe" "$probe_dir/callback.fatbin" >> "$out/cufft_probe.txt" 2>&1
     note "cufft probe: rc=$? (cufft_probe.txt)"
   else
     note "cufft probe: build FAILED ($logs/cufft_probe_build.log)"
@@ -240,13 +240,13 @@ if [ $quick -eq 0 ] && command -v nvcc > /dev/null; then
   if nvcc -std=c++17 -O3 -arch=sm_90 -rdc=true -DCUFFT_PROBE_STATIC "$probe_src" \
        -lcufft_static -lculibos -o "$probe_dir/cufft_probe_static" \
        >> "$logs/cufft_probe_build.log" 2>&1; then
-    timeout 120 "$probe_dir/cufft_probe_static" >> "$out/cufft_probe.txt" 2>&1
+    timeout 60 "$probe_dir/cufft_probe_static" >> "$out/cufft_probe.txt" 2>&1
     note "cufft probe, static cuFFT: rc=$?"
   else
     note "cufft probe, static cuFFT: not built (no libcufft_static?)"
   fi
   while read -r l; do note "$l"; done < <(grep -E " 512x384:" "$out/cufft_probe.txt")
-  note "cufft probe: same bits as the 2-D batch of 4 in $(grep -cE "batch 2 differs in 0, batch 1 in 0 " "$out/cufft_probe.txt")/$(grep -c "probe batches" "$out/cufft_probe.txt") batch lines, $(grep -cE "columns then rows differ in 0," "$out/cufft_probe.txt")/$(grep -c "probe columns" "$out/cufft_probe.txt") columns-then-rows lines, $(grep -cE "(lto|legacy) .*: differs in 0 " "$out/cufft_probe.txt") callback lines"
+  note "cufft probe: same bits as the 2-D batch of 4 in $(grep -cE "batch 2 differs in 0, batch 1 in 0 " "$out/cufft_probe.txt")/$(grep -c "probe batches" "$out/cufft_probe.txt") batch lines, $(grep -cE "columns then rows differ in 0," "$out/cufft_probe.txt")/$(grep -c "probe columns" "$out/cufft_probe.txt") columns-then-rows lines, $(grep -cE "(lto|legacy) .*: differs in 0 " "$out/cufft_probe.txt")/$(grep -cE "probe (lto|legacy) .*: (differs|not available)" "$out/cufft_probe.txt") callback lines (LTO planned at $(grep -c "planning with the callback took" "$out/cufft_probe.txt")/$(grep -c "probe lto" "$out/cufft_probe.txt") shapes)"
 fi
 
 fi  # checks
