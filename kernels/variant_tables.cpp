@@ -358,7 +358,7 @@ void launch_integral(ImageView<const std::uint8_t>, const NickParams&, ImageView
 void launch_sliding(ImageView<const std::uint8_t>, const NickParams&, ImageView<std::uint8_t>,
                     DeviceScratch, StreamHandle);
 // One pass, O(1) per pixel: each warp alone; vertical sums in registers, a warp-shuffle row
-// prefix, the window's end from the lane's own registers and its start from shared memory.
+// prefix stored in the warp's shared row, from which both ends of each window are read.
 void launch_warp_scan(ImageView<const std::uint8_t>, const NickParams&, ImageView<std::uint8_t>,
                       DeviceScratch, StreamHandle);
 
