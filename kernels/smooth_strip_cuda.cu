@@ -6,19 +6,25 @@
 // device-to-device copy). The goal (issue 12) is 70% of that, 64 us.
 //
 // Measured (H100, mad bench, 8192x8192, 1 channel, 16-byte aligned rows: the staged form
-// below; one run): 0.0871 ms = 51.6% of the copy bandwidth, 64 registers, 50% theoretical
-// occupancy. Strips of 8 / 16 / 32 / 64 rows with a ring of 8: 49.8 / 50.8 / 50.9 / 37.0%. The
-// 2026-11-24 wide form (8 samples a lane from registers, warp-shuffle halo, 4-row batches):
-// 0.115-0.123 ms = 36-39%. Not at the goal (70%), and the limit is now known: an ncu profile
-// of the staged form has 82% of the issue slots busy with the DRAM at 31% of its peak, i.e. it
-// is bound by instruction issue. Its SASS spends about 145 instructions per row per lane (8
-// samples): ~25 issuing the next row's copy, ~50 summing (byte permutes and packed adds), ~40
-// rounding and packing, ~15 storing, the rest on checks and the loop. 16 samples a lane (the
-// lane's words a template parameter, 80-127 registers at 6-4 CTAs per SM) measured slower in
-// one run: 42.4-43.5%, against 46.5% for 8 samples a lane from the same templated code (this
-// file's form: 51.0% in that session's gpu-check run); not kept. The profile of the 2026-11-24
-// form showed the same bound with more instructions (~25 per sample), plus instruction-cache
-// misses.
+// below). The third 2026-11-25 session's form: 0.0871 ms = 51.6% of the copy bandwidth (50.5%
+// in later gpu-check runs), bound by instruction issue (ncu: 82% of issue slots busy, DRAM at
+// 31% of its peak). Its SASS spent about 145 instructions per input row and lane (8 samples):
+// ~42 issuing the next row's copy (the shared window's base rebuilt from the CTA id twice a
+// row), ~54 summing, ~30 rounding and packing, ~20 testing and storing, 4 moving the window's
+// registers. The sixth session, one step at a time (same-run shares, one run each):
+//   - rounding by one fused multiply-add instead of an add and a multiply-add (kernels/smooth.h,
+//     smooth_round35_float), the output row as a pointer stepped by the pitch: 53.0-53.8%;
+//   - the interior loop (below): 36.1 M warp instructions against 53.8 M, 58.6%; the profile
+//     then reads 71% of issue slots busy and mostly long-scoreboard and pipe-throttle stalls;
+//   - strip height and ring depth (rows / depth: %): 4/4 55.8, 6/4 61.8, 8/4 60.8-61.3,
+//     8/8 63.0, 10/4 61.5-62.8, 12/4 59.7-60.1, 12/8 60.3-60.5, 14/4 59.5, 16/4 56.9-57.5,
+//     16/8 55.2, 20/8 51.9-52.1, 24/4 51.7, 28/8 46.4, 32/8 43.8. Kept: 8 rows, a ring of 8.
+// Shorter strips win although each re-reads 4 halo rows (1.5x the input rows at 8): the
+// shorter a warp's strip, the sooner its rows are all in flight, and the limit is now latency
+// (the loads and each row's dependent chain), not instruction count. Not at the goal (70%).
+// Earlier, rejected: 16 samples a lane (80-127 registers at 6-4 CTAs per SM: 42.4-43.5% against
+// 46.5% for 8 in the same run); the 2026-11-24 wide form (8 samples a lane from registers,
+// warp-shuffle halo): 36-39%.
 //
 // The filter is box1 + box3 + box5 (kernels/smooth.h), each separable: with h1 = v,
 // h3 = v[-C] + v + v[+C] and h5 = h3 + v[-2C] + v[+2C] along a row (C = channels, the distance
@@ -31,15 +37,17 @@
 // Two forms of that scheme:
 //  * staged (both images' rows 16-byte aligned): each warp owns 256 samples of a row, 8 per
 //    lane. Its input rows arrive in a per-warp ring of shared memory through cp.async (16-byte
-//    chunks, the warp's 256 samples and one chunk of halo a side), 3 rows ahead of the row being
+//    chunks, the warp's 256 samples and one chunk of halo a side), 7 rows ahead of the row being
 //    summed, so loads stay in flight with no registers held for them and warps need no CTA
 //    barrier. Each lane reads its words and two words of halo a side from the ring, splits each
 //    word once into its even and odd samples as packed 16-bit pairs (every sum is at most
 //    35 x 255 = 8925 < 2^16, so one 32-bit add serves two samples and no carry crosses), and
 //    takes each horizontal neighbour as one of those pairs or one byte permute of two. The
 //    interior rounding (2S + 35) / 70 runs on the FMA pipes, which the integer sums leave idle:
-//    S enters a float's mantissa by a byte permute and one fused multiply-add by fl(1/35)
-//    rounds it (exact for every S: kernels/smooth.h, smooth_round35_float). 16-row strips.
+//    S enters a float's mantissa by a byte permute and one fused multiply-add by about 1/35
+//    rounds it (exact for every S: kernels/smooth.h, smooth_round35_float). 8-row strips;
+//    interior warps and strips take an unrolled loop without border tests (the kernel's
+//    comment).
 //  * word (other alignments): one 32-bit word (4 samples) per lane straight from global
 //    memory, the halo from the neighbouring lanes through warp shuffles (4 samples a side for
 //    C <= 2, 8 for C >= 3; the edge lanes load extra words), kBatch rows loaded before any is
@@ -264,34 +272,112 @@ __device__ __forceinline__ std::uint32_t pair_at(const std::uint32_t (&ev)[6],
 }
 
 // Exact round-half-up of S / 35 for 0 <= S <= 8925, from the bits of the float 2^23 + S (the
-// caller builds them with one byte permute: S in the mantissa under the exponent of 2^23). The
-// bias is subtracted exactly, and one fused multiply-add by fl(1/35) onto 1.5 x 2^23 rounds
-// S / 35 to the nearest integer in the low mantissa bits. S / 35 is never within 1/70 of a
-// half-integer (35 is odd) and the error of fl(1/35) moves S / 35 by at most 8925 x 2^-30 <
-// 1e-5, so the nearest integer is smooth_round(S, 35) (kernels/smooth.h, smooth_round35_float,
-// whose test checks all 8926 values). Returns the float's bits: the result is the low byte.
-// Floats run on the FMA pipes, which the packed integer sums (ALU pipe) leave mostly idle.
+// caller builds them with one byte permute: S in the mantissa under the exponent of 2^23): one
+// fused multiply-add leaves smooth_round(S, 35) in the low mantissa bits (the constants and the
+// proof: kernels/smooth.h, smooth_round35_float, whose test checks all 8926 values). Returns the
+// float's bits: the result is the low byte. Floats run on the FMA pipes, which the packed
+// integer sums (ALU pipe) leave mostly idle.
 __device__ __forceinline__ std::uint32_t round35_bits(std::uint32_t biased_bits) {
-  const float x = __fsub_rn(__uint_as_float(biased_bits), 8388608.0f);
-  return __float_as_uint(__fmaf_rn(x, kSmoothRound35Scale, kSmoothRound35Magic));
+  return __float_as_uint(
+      __fmaf_rn(__uint_as_float(biased_bits), kSmoothRound35Scale, kSmoothRound35Bias));
 }
 
+// 8 bytes from the shared-memory address `smem` (8-byte aligned). Volatile, with a memory
+// clobber: it must stay after the wait for the copy that wrote them.
+__device__ __forceinline__ uint2 load_8_shared(unsigned smem) {
+  uint2 v;
+  asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];\n" : "=r"(v.x), "=r"(v.y) : "r"(smem) : "memory");
+  return v;
+}
+
+// The vertical sliding window of the staged form: p[q][j][e] holds the packed partial sums of
+// output rows i-2+q (word j of the lane, even (e = 0) / odd (e = 1) samples) before input row i.
+template <int C>
+struct StagedSums {
+  std::uint32_t p[4][kStagedWords][2];
+
+  __device__ __forceinline__ void reset() {
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+#pragma unroll
+      for (int j = 0; j < kStagedWords; ++j) p[q][j][0] = p[q][j][1] = 0;
+  }
+
+  // Adds input row i, whose words -2..3 of the lane (two words of halo a side) start at the
+  // shared address `lane_words`, and leaves output row i - 2's packed sums in `out`.
+  __device__ __forceinline__ void add(unsigned lane_words, std::uint32_t (&out)[kStagedWords][2]) {
+    std::uint32_t ev[6], od[6];
+    {
+      const uint2 w01 = load_8_shared(lane_words);
+      const uint2 w23 = load_8_shared(lane_words + 8);
+      const uint2 w45 = load_8_shared(lane_words + 16);
+      const std::uint32_t st[6] = {w01.x, w01.y, w23.x, w23.y, w45.x, w45.y};
+#pragma unroll
+      for (int k = 0; k < 6; ++k) ev[k] = even_of(st[k]), od[k] = odd_of(st[k]);
+    }
+    // Word j's even (e = 0) or odd (e = 1) samples: the pairs at -2C, -C, 0, +C, +2C samples
+    // from stream sample kBase = 4 (j + 2) + e.
+    const auto add_pairs = [&](auto base, int j, int e) {
+      constexpr int kB = decltype(base)::value;
+      const std::uint32_t v = pair_at<kB>(ev, od);
+      const std::uint32_t l1 = pair_at<kB - C>(ev, od), r1 = pair_at<kB + C>(ev, od);
+      const std::uint32_t l2 = pair_at<kB - 2 * C>(ev, od), r2 = pair_at<kB + 2 * C>(ev, od);
+      // Every packed sum stays below 35 x 255 < 2^16: no carry crosses into the high half.
+      const std::uint32_t h3 = l1 + v + r1, h5 = h3 + l2 + r2, b = h5 + h3;
+      out[j][e] = p[0][j][e] + h5;  // output row i - 2 complete
+      p[0][j][e] = p[1][j][e] + b;
+      p[1][j][e] = p[2][j][e] + b + v;
+      p[2][j][e] = p[3][j][e] + b;
+      p[3][j][e] = h5;
+    };
+    static_assert(kStagedWords == 2, "add_pairs below covers two words");
+    add_pairs(std::integral_constant<int, 8>{}, 0, 0);
+    add_pairs(std::integral_constant<int, 9>{}, 0, 1);
+    add_pairs(std::integral_constant<int, 12>{}, 1, 0);
+    add_pairs(std::integral_constant<int, 13>{}, 1, 1);
+  }
+};
+
+// The 4 output bytes of an interior word (W = 35) from its even and odd packed sums.
+__device__ __forceinline__ std::uint32_t round_interior_word(std::uint32_t even, std::uint32_t odd,
+                                                             std::uint32_t exponent_2p23) {
+  const std::uint32_t q0 = round35_bits(__byte_perm(even, exponent_2p23, 0x7610));
+  const std::uint32_t q1 = round35_bits(__byte_perm(odd, exponent_2p23, 0x7610));
+  const std::uint32_t q2 = round35_bits(__byte_perm(even, exponent_2p23, 0x7632));
+  const std::uint32_t q3 = round35_bits(__byte_perm(odd, exponent_2p23, 0x7632));
+  return __byte_perm(__byte_perm(q0, q1, 0x0040), __byte_perm(q2, q3, 0x0040), 0x5410);
+}
+
+// The staged kernel. Each warp takes, strip by strip, one of two loops:
+//  * the interior loop, when every sample it writes has the full 5x5 window (W = 35) and all
+//    its input chunks are whole rows' chunks inside the image (every strip but the image's first
+//    and last, every warp but a row's first and last): the ring is walked kDepth rows at a time,
+//    unrolled, so every slot's address is a constant offset and no row needs a border test;
+//  * the general loop (everything else): per-row tests, zero fill outside the image, the border
+//    weights. Both add the rows and round interior samples by the same functions.
+// The interior loop was written after the SASS of the general loop alone showed ~145
+// instructions a row and lane: 42 of them issuing the next row's copy (the shared window's base
+// rebuilt from the CTA id twice a row), 20 testing and storing, 4 moving the sliding window's
+// registers.
 template <int kChannels, int kStripRows, int kDepth, int kMinBlocks>
 __global__ void __launch_bounds__(kThreads, kMinBlocks)
     smooth_staged_kernel(ImageView<const std::uint8_t> src, ImageView<std::uint8_t> dst) {
   constexpr int C = kChannels;
+  constexpr int kRowsIn = kStripRows + 2 * kR;  // input rows of a whole strip
+  static_assert((kDepth & (kDepth - 1)) == 0, "the ring's depth is a power of two");
+  static_assert(kDepth >= 2 * kR && kRowsIn >= kDepth,
+                "the interior loop's first kDepth rows hold the 4 that complete no output");
   __shared__ __align__(16) std::uint8_t ring[kWarps][kDepth][kSlotBytes];
   const int samples = src.width, height = src.height, width = samples / C;
   const int lane = threadIdx.x & 31, warp = static_cast<int>(threadIdx.x >> 5);
   const int seg0 = (static_cast<int>(blockIdx.x) * kWarps + warp) * kStagedWarpSamples;
   if (seg0 >= samples) return;  // uniform over the warp; no CTA barrier in this kernel
-  static_assert((kDepth & (kDepth - 1)) == 0, "the ring's depth is a power of two");
   // The exponent bits of 2^23 for round35_bits, in a register: with the constant written as an
   // immediate, the SASS moved the byte permute's selector into a register instead, one extra
   // move per sample.
   std::uint32_t exponent_2p23;
   asm volatile("mov.b32 %0, 0x4B000000;" : "=r"(exponent_2p23));
-  const std::uint8_t* const warp_ring = &ring[warp][0][0];
+  const unsigned warp_ring = static_cast<unsigned>(__cvta_generic_to_shared(&ring[warp][0][0]));
   const int s0 = seg0 + kStagedLaneSamples * lane;
   const bool lane_writes = s0 < samples;
   const bool x_inside = s0 / C >= kR && (s0 + kStagedLaneSamples - 1) / C <= width - 1 - kR;
@@ -303,12 +389,67 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   const bool copier = lane < kSlotChunks;
   const int chunk_off = seg0 - 16 + 16 * lane;
   const int chunk_bytes = chunk_off < 0 ? 0 : max(0, min(16, samples - chunk_off));
-  const unsigned lane_chunk_smem =
-      static_cast<unsigned>(__cvta_generic_to_shared(warp_ring)) + 16u * lane;
+  const unsigned lane_chunk_smem = warp_ring + 16u * lane;
+  // This lane's words -2..3 in a slot (the slot's first 16 bytes are the left halo chunk).
+  const unsigned lane_words_smem = warp_ring + 8u + 8u * lane;
+  // Whether this warp takes the interior loop in strips away from the top and bottom.
+  const bool warp_interior = __all_sync(
+      kFullMask, x_inside && s0 + kStagedLaneSamples <= samples && (!copier || chunk_bytes == 16));
 
   for (int y0 = blockIdx.y * kStripRows; y0 < height; y0 += gridDim.y * kStripRows) {
+    StagedSums<C> sums;
+    sums.reset();
+    std::uint32_t out[kStagedWords][2];
+    // Output row y0's first sample of this lane; one pitch further after each output row.
+    std::uint8_t* out_row = dst.data + static_cast<std::ptrdiff_t>(y0) * dst.pitch + s0;
+    const int i0 = y0 - kR;  // the strip's first input row
+
+    if (warp_interior && y0 >= kR && y0 + kStripRows <= height - kR) {
+      // Input rows i0 .. i0 + kRowsIn - 1 all lie in the image, and every output is interior.
+      const std::uint8_t* issue_src =
+          src.data + static_cast<std::ptrdiff_t>(i0) * src.pitch + chunk_off;
+#pragma unroll
+      for (int u = 0; u < kDepth - 1; ++u) {
+        if (copier) copy_16_async(lane_chunk_smem + u * kSlotBytes, issue_src);
+        commit_async_copies();
+        issue_src += src.pitch;
+      }
+      // Row t (slot u = t % kDepth): issue row t + kDepth - 1 into slot u - 1 (read last step),
+      // wait for row t, add it, and (store) round and store output row t - 4. Called with
+      // constant u and store, so slot addresses are immediate offsets.
+      const auto step = [&](int u, int t, bool store) {
+        __syncwarp();  // every lane has read the slot that this issue overwrites
+        if (copier && t + kDepth - 1 < kRowsIn)
+          copy_16_async(lane_chunk_smem + ((u + kDepth - 1) % kDepth) * kSlotBytes, issue_src);
+        commit_async_copies();
+        issue_src += src.pitch;
+        wait_async_copies<kDepth - 1>();  // this lane's copy of row t has landed
+        __syncwarp();                     // and every other lane's
+        sums.add(lane_words_smem + u * kSlotBytes, out);
+        if (store) {
+          *reinterpret_cast<uint2*>(out_row) =
+              make_uint2(round_interior_word(out[0][0], out[0][1], exponent_2p23),
+                         round_interior_word(out[1][0], out[1][1], exponent_2p23));
+          out_row += dst.pitch;
+        }
+      };
+      constexpr int kGroups = kRowsIn / kDepth, kTail = kRowsIn % kDepth;
+#pragma unroll
+      for (int u = 0; u < kDepth; ++u) step(u, u, u >= 2 * kR);  // rows 0..3 complete no output
+#pragma unroll 1
+      for (int g = 1; g < kGroups; ++g) {
+#pragma unroll
+        for (int u = 0; u < kDepth; ++u) step(u, g * kDepth + u, true);
+      }
+#pragma unroll
+      for (int u = 0; u < kTail; ++u) step(u, kGroups * kDepth + u, true);
+      wait_async_copies<0>();  // no copy may still target the ring when the next strip starts
+      __syncwarp();
+      continue;
+    }
+
     const int y_end = min(y0 + kStripRows, height);
-    const int i0 = y0 - kR, rows_in = y_end - y0 + 2 * kR;  // input rows i0 .. i0 + rows_in - 1
+    const int rows_in = y_end - y0 + 2 * kR;  // input rows i0 .. i0 + rows_in - 1
     // The next row to issue: its index, its chunk's address (dereferenced only inside the
     // image), and its t.
     int issue_i = i0, issue_t = 0;
@@ -336,62 +477,21 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
     };
 #pragma unroll
     for (int t = 0; t < kDepth - 1; ++t) issue_next();
-    // p[q][j][e]: packed partial sums of output rows i-2+q, word j, even (0) / odd (1) samples.
-    std::uint32_t p[4][kStagedWords][2];
-#pragma unroll
-    for (int q = 0; q < 4; ++q)
-#pragma unroll
-      for (int j = 0; j < kStagedWords; ++j) p[q][j][0] = p[q][j][1] = 0;
 
     for (int t = 0; t < rows_in; ++t) {
       __syncwarp();  // every lane has read the slot that the next issue overwrites
       issue_next();
       wait_async_copies<kDepth - 1>();  // this lane's copy of row t has landed
       __syncwarp();                     // and every other lane's
-      const std::uint8_t* slot = warp_ring + (t & (kDepth - 1)) * kSlotBytes;
-      // Words -2..3 of the lane (two words of halo a side): three 8-byte shared loads.
-      std::uint32_t ev[6], od[6];
-      {
-        const uint2 w01 = *reinterpret_cast<const uint2*>(slot + 8 + 8 * lane);
-        const uint2 w23 = *reinterpret_cast<const uint2*>(slot + 16 + 8 * lane);
-        const uint2 w45 = *reinterpret_cast<const uint2*>(slot + 24 + 8 * lane);
-        const std::uint32_t st[6] = {w01.x, w01.y, w23.x, w23.y, w45.x, w45.y};
-#pragma unroll
-        for (int k = 0; k < 6; ++k) ev[k] = even_of(st[k]), od[k] = odd_of(st[k]);
-      }
-      std::uint32_t out[kStagedWords][2];
-      // Word j's even (e = 0) or odd (e = 1) samples: the pairs at -2C, -C, 0, +C, +2C samples
-      // from stream sample kBase = 4 (j + 2) + e.
-      const auto add_row = [&](auto base, int j, int e) {
-        constexpr int kB = decltype(base)::value;
-        const std::uint32_t v = pair_at<kB>(ev, od);
-        const std::uint32_t l1 = pair_at<kB - C>(ev, od), r1 = pair_at<kB + C>(ev, od);
-        const std::uint32_t l2 = pair_at<kB - 2 * C>(ev, od), r2 = pair_at<kB + 2 * C>(ev, od);
-        // Every packed sum stays below 35 x 255 < 2^16: no carry crosses into the high half.
-        const std::uint32_t h3 = l1 + v + r1, h5 = h3 + l2 + r2, b = h5 + h3;
-        out[j][e] = p[0][j][e] + h5;  // output row i - 2 complete
-        p[0][j][e] = p[1][j][e] + b;
-        p[1][j][e] = p[2][j][e] + b + v;
-        p[2][j][e] = p[3][j][e] + b;
-        p[3][j][e] = h5;
-      };
-      static_assert(kStagedWords == 2, "add_row below covers two words");
-      add_row(std::integral_constant<int, 8>{}, 0, 0);
-      add_row(std::integral_constant<int, 9>{}, 0, 1);
-      add_row(std::integral_constant<int, 12>{}, 1, 0);
-      add_row(std::integral_constant<int, 13>{}, 1, 1);
-      const int y = i0 + t - kR;  // the output row just completed
-      if (y < y0 || !lane_writes) continue;
+      sums.add(lane_words_smem + (t & (kDepth - 1)) * kSlotBytes, out);
+      // Input row i0 + t completes output row i0 + t - 2 = y0 + t - 4: none before t = 4.
+      if (t < 2 * kR || !lane_writes) continue;
+      const int y = y0 + t - 2 * kR;
       std::uint32_t word[kStagedWords];
       if (x_inside && y >= kR && y <= height - 1 - kR) {
 #pragma unroll
-        for (int j = 0; j < kStagedWords; ++j) {
-          const std::uint32_t q0 = round35_bits(__byte_perm(out[j][0], exponent_2p23, 0x7610));
-          const std::uint32_t q1 = round35_bits(__byte_perm(out[j][1], exponent_2p23, 0x7610));
-          const std::uint32_t q2 = round35_bits(__byte_perm(out[j][0], exponent_2p23, 0x7632));
-          const std::uint32_t q3 = round35_bits(__byte_perm(out[j][1], exponent_2p23, 0x7632));
-          word[j] = __byte_perm(__byte_perm(q0, q1, 0x0040), __byte_perm(q2, q3, 0x0040), 0x5410);
-        }
+        for (int j = 0; j < kStagedWords; ++j)
+          word[j] = round_interior_word(out[j][0], out[j][1], exponent_2p23);
       } else {
 #pragma unroll
         for (int j = 0; j < kStagedWords; ++j) {
@@ -407,7 +507,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
           }
         }
       }
-      std::uint8_t* orow = dst.data + static_cast<std::ptrdiff_t>(y) * dst.pitch;
+      std::uint8_t* const orow = out_row - s0;
+      out_row += dst.pitch;
       if (s0 + kStagedLaneSamples <= samples) {
         *reinterpret_cast<uint2*>(orow + s0) = make_uint2(word[0], word[1]);
       } else {
@@ -421,10 +522,10 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks)
   }
 }
 
-// The staged form's shape, measured at 8192x8192 (see the banner): 16-row strips, a ring of 4
+// The staged form's shape, measured at 8192x8192 (see the banner): 8-row strips, a ring of 8
 // rows, 8 CTAs per SM (64 registers).
-constexpr int kStagedStripRows = 16;
-constexpr int kStagedDepth = 4;
+constexpr int kStagedStripRows = 8;
+constexpr int kStagedDepth = 8;
 constexpr int kStagedMinBlocks = 8;
 // The word form's: 32-row strips, 4 rows per batch, 8 CTAs per SM (64 registers).
 constexpr int kWordStripRows = 32;

@@ -73,9 +73,9 @@ TEST(SmoothCuda, EveryVariantOnAwkwardStripSizes) {
     for (int h : {1, 2, 3, 4, 5, 6, 7, 33, 65}) sizes.push_back({w, h});
   sizes.push_back({1000, 3});
   sizes.push_back({3, 1000});
-  // strip's wide form: a tight pitch of 4096 x channels is 16-byte aligned, and 4096 samples
-  // give interior CTAs (1024 samples each, halo inside the row) the unchecked fast path at every
-  // channel count; 35 rows = two 16-row strips and a partial one.
+  // strip's staged form: a tight pitch of 4096 x channels is 16-byte aligned, and 4096 samples
+  // give interior warps (256 samples each, halo inside the row) the interior loop at every
+  // channel count; 35 rows = four 8-row strips and a partial one.
   sizes.push_back({4096, 35});
   std::uint32_t seed = test::announce_seed("SmoothCuda.EveryVariantOnAwkwardStripSizes", 5001);
   for (const test::Size s : sizes)
@@ -97,9 +97,11 @@ TEST(SmoothCuda, EveryVariantOnAwkwardStripSizes) {
 }
 
 // strip's staged form (both rows 16-byte aligned): each warp owns 256 samples and copies one
-// 16-byte chunk of halo a side, strips are 64 rows. Widths around a chunk, a warp (256 samples)
-// and a CTA (1024), at every channel count; heights around a strip (64 + the 4 halo rows) and
-// below the window; a tight pitch where it is aligned and an aligned, padded one. The device
+// 16-byte chunk of halo a side, strips are 8 rows, and a warp takes the interior loop in a strip
+// whose outputs all have the full window and whose input rows all lie in the image (y0 >= 2,
+// y0 + 8 <= height - 2; 17 / 18 rows: the second strip just outside / inside). Widths around a
+// chunk, a warp (256 samples) and a CTA (1024), at every channel count; heights around a strip
+// and below the window; a tight pitch where it is aligned and an aligned, padded one. The device
 // buffer ends at the last row's last byte, so a copy past the row's end would be caught by
 // compute-sanitizer (the sanitizer test runs this form at a partial chunk too).
 TEST(SmoothCuda, StripStagedFormOnAwkwardSizes) {
@@ -107,7 +109,7 @@ TEST(SmoothCuda, StripStagedFormOnAwkwardSizes) {
   std::uint32_t seed = test::announce_seed("SmoothCuda.StripStagedFormOnAwkwardSizes", 5101);
   int runs = 0;
   for (int samples : {1, 7, 16, 17, 255, 256, 257, 1023, 1024, 1025, 2051, 4104})
-    for (int h : {1, 2, 5, 63, 64, 65, 68, 69, 133})
+    for (int h : {1, 2, 5, 17, 18, 63, 64, 65, 68, 69, 133})
       for (int channels = 1; channels <= 4; ++channels) {
         const int row = samples / channels * channels;
         if (row == 0) continue;

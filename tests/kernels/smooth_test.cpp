@@ -30,6 +30,9 @@ TEST(SmoothCpu, FloatRoundingBy35MatchesIntegerRoundingForEverySum) {
   EXPECT_EQ(smooth_round35_float(17), 0);
   EXPECT_EQ(smooth_round35_float(18), 1);
   EXPECT_EQ(smooth_round35_float(8925), 255);
+  // The proof's premises: 2^23 x scale = 239674.5 and bias + 239674.5 = 2^23, both exact.
+  EXPECT_EQ(kSmoothRound35Base * kSmoothRound35Scale, 239674.5f);
+  EXPECT_EQ(kSmoothRound35Bias + kSmoothRound35Base * kSmoothRound35Scale, kSmoothRound35Base);
 }
 
 TEST(SmoothCpu, ImpulseHandComputed) {
