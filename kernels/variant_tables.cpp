@@ -310,8 +310,10 @@ const VariantRegistry<SmoothLaunch>& smooth_variants() {
           {"strip",
            "separable box5+box3+box1 sums on packed 16-bit pairs, vertical sliding window in "
            "registers; 16-byte aligned rows staged per warp in shared memory by cp.async, 8 "
-           "samples per lane, float rounding (else 32-bit words, warp-shuffle halo) (issue 12)",
-           "128-thread CTAs (4 warps along x, 1024 samples), each lane 8 samples x 16 rows",
+           "samples per lane, one-FMA rounding, an unrolled loop away from the borders (else "
+           "32-bit words, warp-shuffle halo) (issue 12)",
+           "128-thread CTAs (4 warps along x, 1024 samples), each lane 8 samples x 8 rows (32 "
+           "rows in the word form), a ring of 8 rows per warp",
            MAD_CUDA_LAUNCH(launch_strip)},
       },
       "tile");
