@@ -22,6 +22,15 @@
 // Shorter strips win although each re-reads 4 halo rows (1.5x the input rows at 8): the
 // shorter a warp's strip, the sooner its rows are all in flight, and the limit is now latency
 // (the loads and each row's dependent chain), not instruction count. Not at the goal (70%).
+// Tried on the final shape and not kept (same-run shares against 62.3-63.4%): the rounding as
+// integer multiply-adds on the FMA-heavy pipe, to unload the ALU pipe whose throttle stalls the
+// profile showed (61.1 / 60.5%); 9 / 10 / 12 CTAs per SM (56 / 48 / 40 registers: 61.1 / 61.4 /
+// 59.4%); CTAs of 1 / 2 / 8 warps (62.4 / 61.0 / 62.3%); a shared-memory carveout of 50-100%
+// (no change: shared memory does not limit residency); a grid of one wave whose CTAs walk
+// several strips (35.3% at 132 strips in flight, 55.3% at 528). The profile of the kept shape:
+// 69% of issue slots busy, 2.2 warps eligible a cycle, 30% of the SM's warp slots active (the
+// 50% allowed by the registers), stalls on the ALU pipe's throttle (23%), waits (12%) and global
+// memory (10%).
 // Earlier, rejected: 16 samples a lane (80-127 registers at 6-4 CTAs per SM: 42.4-43.5% against
 // 46.5% for 8 in the same run); the 2026-11-24 wide form (8 samples a lane from registers,
 // warp-shuffle halo): 36-39%.
