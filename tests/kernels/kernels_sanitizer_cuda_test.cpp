@@ -59,5 +59,24 @@ TEST(KernelsCudaSanitizer, EveryVariantOnSmallImages) {
   }
 }
 
+// smoothing `strip`'s interior loop (kernels/smooth_strip_cuda.cu) runs only in warps that are
+// neither a row's first nor its last and in strips away from the top and bottom, which the small
+// images above never have. 1100 samples make warps 1..3 interior, 40 rows make strips 1..3
+// interior; 1, 3 and 4 channels, each row's pitch rounded up to 16 bytes (the staged form's
+// condition: tight for 4 channels, padded for 1 and 3).
+TEST(KernelsCudaSanitizer, SmoothStripInteriorLoop) {
+  MAD_REQUIRE_GPU();
+  std::uint32_t seed = test::announce_seed("KernelsCudaSanitizer.SmoothStripInteriorLoop", 5301);
+  for (int channels : {1, 3, 4}) {
+    const int row = 1100 * channels;
+    const std::ptrdiff_t pitch = (row + 15) / 16 * 16;
+    const Image<std::uint8_t> img = test::random_bytes(row, 40, seed++, pitch);
+    Image<std::uint8_t> actual(row, 40, 0x33, pitch);
+    smooth_cuda(img.cview(), channels, actual.view(), CudaRunOptions{"strip", 0x5A});
+    EXPECT_TRUE(test::images_equal(smooth_cpu(img.cview(), channels).cview(), actual.cview()))
+        << "channels " << channels;
+  }
+}
+
 }  // namespace
 }  // namespace mad::kernels
