@@ -359,9 +359,11 @@ __device__ __forceinline__ std::uint32_t round_interior_word(std::uint32_t even,
 
 // The staged kernel. Each warp takes, strip by strip, one of two loops:
 //  * the interior loop, when every sample it writes has the full 5x5 window (W = 35) and all
-//    its input chunks are whole rows' chunks inside the image (every strip but the image's first
-//    and last, every warp but a row's first and last): the ring is walked kDepth rows at a time,
-//    unrolled, so every slot's address is a constant offset and no row needs a border test;
+//    its input chunks are whole rows' chunks inside the image (strips with y0 >= 2 and
+//    y0 + kStripRows <= height - 2: all but the first and the last one or two; warps other than
+//    a row's first and last, and than the one before the last where the row ends inside its right
+//    halo chunk): the ring is walked kDepth rows at a time, unrolled, so every slot's address is a
+//    constant offset and no row needs a border test;
 //  * the general loop (everything else): per-row tests, zero fill outside the image, the border
 //    weights. Both add the rows and round interior samples by the same functions.
 // The interior loop was written after the SASS of the general loop alone showed ~145
