@@ -27,7 +27,13 @@
 // profile showed (61.1 / 60.5%); 9 / 10 / 12 CTAs per SM (56 / 48 / 40 registers: 61.1 / 61.4 /
 // 59.4%); CTAs of 1 / 2 / 8 warps (62.4 / 61.0 / 62.3%); a shared-memory carveout of 50-100%
 // (no change: shared memory does not limit residency); a grid of one wave whose CTAs walk
-// several strips (35.3% at 132 strips in flight, 55.3% at 528). The profile of the kept shape:
+// several strips (35.3% at 132 strips in flight, 55.3% at 528). The seventh session (2026-11-27,
+// two runs on one H100) let a row's first and last warps take the interior loop too, their
+// lanes within 2 pixels of an edge rounding by their own W: 60.2-60.8% against 62.7-62.9% for
+// the kept form in the same runs (1920x1080 3 channels 0.0223 against 0.0203-0.0215 ms), so the
+// edge warps stay on the general loop (on top of that form, slot addresses hidden from the
+// compiler and the output bytes packed by integer multiply-adds read 59.9-61.3%, no better).
+// The profile of the kept shape:
 // 69% of issue slots busy, 2.2 warps eligible a cycle, 30% of the SM's warp slots active (the
 // 50% allowed by the registers), stalls on the ALU pipe's throttle (23%), waits (12%) and global
 // memory (10%).
