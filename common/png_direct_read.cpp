@@ -79,9 +79,19 @@ bool unfilter_row_bytes(int filter, const std::uint8_t* in, const std::uint8_t* 
   int a[Bpp] = {}, c[Bpp] = {};  // left and upper-left neighbours, 0 before the first pixel
   switch (filter) {
     case 0: std::memcpy(out, in, n); return true;
-    case 2:
-      for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<std::uint8_t>(in[i] + prior[i]);
+    case 2: {
+      std::size_t i = 0;
+#ifdef __SSE2__
+      // No chain from byte to byte: 16 at a time. (The compiler leaves the plain loop a byte at a
+      // time, since `out` might overlap `in` or `prior`; it does not.)
+      for (; i + 16 <= n; i += 16)
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
+                         _mm_add_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i)),
+                                      _mm_loadu_si128(reinterpret_cast<const __m128i*>(prior + i))));
+#endif
+      for (; i < n; ++i) out[i] = static_cast<std::uint8_t>(in[i] + prior[i]);
       return true;
+    }
     case 1:
       for (std::size_t i = 0; i < n; i += Bpp)
         for (int k = 0; k < Bpp; ++k) out[i + k] = static_cast<std::uint8_t>(a[k] += in[i + k]);
