@@ -66,8 +66,7 @@ note "build: ok ($(( $(date +%s) - t0 )) s; $(grep -o 'PNG through libdeflate.*'
 syn=/tmp/gpu-check-kadid
 if [ $checks -eq 1 ] && [ -x "$build/bin/mad" ]; then
   rm -rf "$syn"
-  "$build/bin/mad" eval "$syn" --make-synthetic --synthetic-refs 81 --synthetic-types 25 \
-    --synthetic-colour > "$logs/synthetic.log" 2>&1 &
+  tools/eval-goal.sh --make-set "$build/bin/mad" "$syn" "$logs" > "$logs/synthetic.txt" 2>&1 &
   gen_pid=$!
 fi
 
@@ -128,39 +127,12 @@ else
   note "python: module not built (configure.log, line 'mad: Python module')"
 fi
 
-# Dataset throughput from files (issue 12, goal 4): mad eval on KADID-10k's shape, 10,125
-# generated 512x384 RGB PNG pairs (81 references of 125, written in the background since the
-# build), decoding ahead on every core, the RGB samples converted to gray on the GPU; in both
-# precisions, with one and with two workers on the GPU. The summary's decoding line and the
-# times the workers waited on decoding and on the GPU say which side limits the run.
+# Dataset throughput from files (issue 12, goal 4): tools/eval-goal.sh on the KADID-shaped set
+# written in the background since the build; one GPU, and two against one where the host has two.
 if [ -n "${gen_pid:-}" ]; then
   wait "$gen_pid"
-  note "synthetic KADID-shaped set (rc=$?): $(grep -o 'wrote [^(]*' "$logs/synthetic.log" | head -1)"
-  eval_goal() {  # precision, tag, then more options of mad eval
-    local p=$1 tag=$2
-    "$build/bin/mad" eval "$syn" --precision "$p" --out "$logs/eval_$tag.csv" --force --bootstrap 10 "${@:3}" \
-      > "$logs/eval_$tag.log" 2>&1
-    note "GOAL eval, 10,125 RGB 512x384 PNG pairs, $tag (rc=$?): $(grep -o 'scoring: [^;]*' "$logs/eval_$tag.log" | head -1) (goal >= 4000 pairs/s); $(grep -o '^decoding: .*' "$logs/eval_$tag.log" | head -1)"
-  }
-  # --gpus 1: on a host of several GPUs the one-GPU figures stay one GPU's.
-  eval_goal double double --gpus 1
-  eval_goal float float --gpus 1
-  eval_goal double double-2-workers --gpus 1 --workers-per-gpu 2
-  eval_goal float float-2-workers --gpus 1 --workers-per-gpu 2
-  # Goal 4's second part: with two GPUs (nvidia-h100-x2), >= 1.8x one GPU's pairs/s in the same
-  # run, each GPU with one worker as in the one-GPU lines above.
-  gpu_count=$(nvidia-smi --list-gpus 2>/dev/null | grep -c '^GPU ' || true)
-  if [ "${gpu_count:-0}" -ge 2 ]; then
-    eval_goal double double-2-gpus --gpus 2
-    eval_goal float float-2-gpus --gpus 2
-    for p in double float; do
-      one=$(grep -o 'scoring: [^;]*' "$logs/eval_$p.log" | grep -oE '[0-9.]+ pairs/s' | cut -d' ' -f1)
-      two=$(grep -o 'scoring: [^;]*' "$logs/eval_$p-2-gpus.log" | grep -oE '[0-9.]+ pairs/s' | cut -d' ' -f1)
-      note "GOAL eval $p, 2 GPUs / 1 GPU: $(awk -v a="$one" -v b="$two" 'BEGIN { if (a > 0) printf "%.2fx", b / a; else print "n/a" }') ($two / $one pairs/s; goal >= 1.8x)"
-    done
-  else
-    note "GOAL eval on 2 GPUs: not run (${gpu_count:-0} GPU visible; run gpu-check on nvidia-h100-x2)"
-  fi
+  note "$(cat "$logs/synthetic.txt")"
+  while read -r l; do note "$l"; done < <(tools/eval-goal.sh "$build/bin/mad" "$syn" "$logs")
 fi
 
 # Time to first score (issue 12, goal 6): `mad score` on the sample 512x512 pair as whole
