@@ -284,6 +284,12 @@ TEST(BenchSummary, GoalFiguresComeFromTheRows) {
   EXPECT_NE(all.find("method1_16x16 500x"), std::string::npos) << all;
   EXPECT_NE(all.find("512x384 4.7 ms vs 141 ms = 30.0x faster"), std::string::npos) << all;
   EXPECT_NE(all.find("1080x800 19.0 ms vs 475 ms = 25.0x faster"), std::string::npos) << all;
+  // pyiqa's quoted times are an H100's: on another device the line names it.
+  EXPECT_NE(all.find("from an H100; mad on Test GPU)"), std::string::npos) << all;
+  rep.device.name = "NVIDIA H100 80GB HBM3";
+  all.clear();
+  for (const std::string& l : goal_summary(rep)) all += l + "\n";
+  EXPECT_NE(all.find("from an H100; the same kind of GPU)"), std::string::npos) << all;
 }
 
 TEST(BenchHtml, ChartsAndPagesAreWellFormed) {
