@@ -85,9 +85,10 @@ bool unfilter_row_bytes(int filter, const std::uint8_t* in, const std::uint8_t* 
       // No chain from byte to byte: 16 at a time. (The compiler leaves the plain loop a byte at a
       // time, since `out` might overlap `in` or `prior`; it does not.)
       for (; i + 16 <= n; i += 16)
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + i),
-                         _mm_add_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i)),
-                                      _mm_loadu_si128(reinterpret_cast<const __m128i*>(prior + i))));
+        _mm_storeu_si128(
+            reinterpret_cast<__m128i*>(out + i),
+            _mm_add_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(in + i)),
+                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(prior + i))));
 #endif
       for (; i < n; ++i) out[i] = static_cast<std::uint8_t>(in[i] + prior[i]);
       return true;

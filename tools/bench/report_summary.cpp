@@ -246,9 +246,10 @@ std::string transfer_line(const BenchReport& r) {
 std::string pyiqa_line(const BenchReport& r) {
   const std::string& gpu = r.device.name;
   const std::string where = gpu.find("H100") != std::string::npos ? "the same kind of GPU"
-                            : gpu.empty()                        ? "mad on no GPU"
-                                                                 : "mad on " + gpu;
-  std::string s = "pipeline vs pyiqa (pyiqa's times quoted by issue 5 from an H100; " + where + "):";
+                            : gpu.empty()                         ? "mad on no GPU"
+                                                                  : "mad on " + gpu;
+  std::string s =
+      "pipeline vs pyiqa (pyiqa's times quoted by issue 5 from an H100; " + where + "):";
   for (const auto& [w, h, ms] :
        {std::tuple<int, int, double>{512, 384, kPyiqa512x384Ms}, {1080, 800, kPyiqa1080x800Ms}}) {
     const BenchRow* g = pipeline_row(r, w, h, "single", "double");
