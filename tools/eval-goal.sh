@@ -24,7 +24,7 @@ if [ "${1:-}" = --make-set ]; then
   make_only=1
   shift
 fi
-if [ $# -ne 3 ]; then
+if [ $# -ne 3 ] || [ "${1#--}" != "$1" ]; then
   echo "usage: tools/eval-goal.sh [--make-set] MAD SET LOGS" >&2
   exit 2
 fi
