@@ -10,8 +10,8 @@
 #                                                 --make-set: only write it)
 #
 # tools/gpu-check.sh writes SET with --make-set in the background while the tests run, and runs
-# the measurements after them. Alone it re-measures goal 4
-# in a short device call, e.g. on nvidia-h100-x2:
+# the measurements after them. Alone it re-measures goal 4 in a short device call, e.g. on
+# nvidia-h100-x2:
 #   cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 &&
 #   cmake --build build-gpu --target mad && tools/eval-goal.sh build-gpu/bin/mad /tmp/kadid /tmp/logs
 #
