@@ -1,5 +1,5 @@
 // `mad score` as a user runs it: outputs, JSON fields, maps, pairs lists and every bad-input
-// path with its exit code (README "Exit codes").
+// path with its exit code (docs/cli.md "Exit codes").
 #include <gtest/gtest.h>
 
 #include <cstdio>

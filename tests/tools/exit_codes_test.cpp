@@ -1,7 +1,7 @@
-// The exit codes of the real `mad` binary (common/error.h, README "Exit codes"), one test per
+// The exit codes of the real `mad` binary (common/error.h, docs/cli.md "Exit codes"), one test per
 // code, over the subcommands main() wires: 0 success, 2 usage, 3 input, 4 GPU, 5 partial.
 // Small synthetic images keep each run short. cli_score_test.cpp checks messages and outputs;
-// this file checks that every documented code is reachable and that the README table agrees
+// this file checks that every documented code is reachable and that docs/cli.md's table agrees
 // with common/error.h.
 #include <gtest/gtest.h>
 
@@ -123,8 +123,8 @@ TEST_F(ExitCodes, FourWhenCudaIsRequiredWithoutADevice) {
 }
 
 TEST(ExitCodesDocs, ReadmeTableMatchesErrorH) {
-  std::ifstream in(std::string(MAD_SOURCE_DIR) + "/README.md");
-  ASSERT_TRUE(in) << "README.md not found";
+  std::ifstream in(std::string(MAD_SOURCE_DIR) + "/docs/cli.md");
+  ASSERT_TRUE(in) << "docs/cli.md not found";
   const std::string text((std::istreambuf_iterator<char>(in)), {});
   const std::regex row(R"(\n\| ([0-9]) \| ([^|\n]+) \|)");
   std::map<int, std::string> documented;
@@ -135,11 +135,11 @@ TEST(ExitCodesDocs, ReadmeTableMatchesErrorH) {
                                                   {kExitUsage, "usage"}, {kExitInput, "input"},
                                                   {kExitGpu, "GPU"},     {kExitPartial, "failed"}};
   for (const auto& [code, word] : expected) {
-    ASSERT_TRUE(documented.count(code)) << "exit code " << code << " is not in README's table";
+    ASSERT_TRUE(documented.count(code)) << "exit code " << code << " is not in docs/cli.md's table";
     EXPECT_NE(documented[code].find(word), std::string::npos)
-        << "README row " << code << ": " << documented[code];
+        << "docs/cli.md row " << code << ": " << documented[code];
   }
-  EXPECT_EQ(documented.size(), std::size(expected)) << "README documents codes error.h lacks";
+  EXPECT_EQ(documented.size(), std::size(expected)) << "docs/cli.md documents codes error.h lacks";
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// README.md documents every option the parser knows. The subcommands are registered exactly as
+// docs/cli.md (the CLI reference, moved out of README.md) documents every option the parser
+// knows. The subcommands are registered exactly as
 // tools/mad_main.cpp does, and every long option name of each (e.g. --force, --summary-from)
-// must appear in README's section about that subcommand; the root's options (--version)
+// must appear in docs/cli.md's section about that subcommand; the root's options (--version)
 // anywhere. A new option without documentation fails here.
 #include <gtest/gtest.h>
 
@@ -18,11 +19,11 @@ namespace mad {
 namespace {
 
 std::string read_readme() {
-  std::ifstream in(std::string(MAD_SOURCE_DIR) + "/README.md");
+  std::ifstream in(std::string(MAD_SOURCE_DIR) + "/docs/cli.md");
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-// The README sections ("## ..." up to the next "## ") whose heading names `mad <command>`.
+// The docs/cli.md sections ("## ..." up to the next "## ") whose heading names `mad <command>`.
 std::string sections_about(const std::string& readme, const std::string& command) {
   std::string out;
   for (std::size_t at = readme.find("\n## "); at != std::string::npos;) {
@@ -59,23 +60,23 @@ std::vector<std::string> long_options(CLI::App& app) {
 
 TEST(ReadmeOptions, EveryLongOptionOfEverySubcommandIsDocumented) {
   const std::string readme = read_readme();
-  ASSERT_FALSE(readme.empty()) << "README.md not found";
+  ASSERT_FALSE(readme.empty()) << "docs/cli.md not found";
   CLI::App root{"mad"};
   root.set_version_flag("--version", "mad");
   const std::vector<cli::Subcommand> commands = {
       cli::add_score_command(root), cli::add_kernel_command(root), cli::add_bench_command(root),
       cli::add_eval_command(root)};
   for (const std::string& name : long_options(root))
-    EXPECT_TRUE(mentions(readme, name)) << "README.md does not mention mad " << name;
+    EXPECT_TRUE(mentions(readme, name)) << "docs/cli.md does not mention mad " << name;
   std::size_t checked = 0;
   for (const cli::Subcommand& c : commands) {
     ASSERT_NE(c.app, nullptr);
     const std::string command = c.app->get_name();
     const std::string section = sections_about(readme, command);
-    ASSERT_FALSE(section.empty()) << "README.md has no section about `mad " << command << "`";
+    ASSERT_FALSE(section.empty()) << "docs/cli.md has no section about `mad " << command << "`";
     for (const std::string& name : long_options(*c.app)) {
       EXPECT_TRUE(mentions(section, name))
-          << "README.md's section on mad " << command << " does not mention " << name;
+          << "docs/cli.md's section on mad " << command << " does not mention " << name;
       ++checked;
     }
   }
