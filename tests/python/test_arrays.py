@@ -156,7 +156,7 @@ def test_scorer_keeps_options(pair):
     (lambda p: mad.score(p[0], p[1], input_class="int"), "unknown input class 'int'"),
     (lambda p: mad.score(p[0], p[1], precision="half"), "unknown precision 'half'"),
     (lambda p: mad.score(p[0].astype(np.float32), p[1], input_class="uint8"),
-     "--input-class uint8 needs 8-bit images \\(got 32 and 8 bits\\)"),
+     'input_class="uint8" needs 8-bit images \\(got 32 and 8 bits\\)'),
     (lambda p: mad.score(object(), p[1]), "expected a path, a numpy array or a GPU array"),
 ])
 def test_errors_are_value_errors_with_the_cli_message(pair, call, message):
@@ -173,7 +173,7 @@ def test_cuda_backend_without_a_gpu_is_a_runtime_error(pair):
     from conftest import gpu_available
     if gpu_available():
         pytest.skip("a GPU is present")
-    with pytest.raises(RuntimeError, match="--backend cuda"):
+    with pytest.raises(RuntimeError, match='backend="cuda"'):
         mad.score(*pair, backend="cuda")
 
 

@@ -46,8 +46,47 @@ def test_gpu_errors(torch):
         mad.score(a, a)
     with pytest.raises(ValueError, match="must both be host images or both GPU arrays"):
         mad.score(a[..., 0], a[..., 0].cpu().numpy())
-    with pytest.raises(ValueError, match="backend 'cpu' cannot score GPU arrays"):
+    with pytest.raises(ValueError, match='backend="cpu" cannot score GPU arrays'):
         mad.score(a[..., 0], a[..., 0], backend="cpu")
+
+
+@pytest.mark.parametrize("precision", ["double", "float"])
+def test_a_generator_of_fresh_cuda_tensors_equals_host_arrays(torch, precision):
+    # Each tensor exists only inside the generator: the batch must hold it until its pair is
+    # collected. Were one freed early, the allocator would hand its block to the litter below,
+    # overwritten with 7s before the device gathered the pair: a silently wrong score.
+    n = 12
+    refs = [textured(H, W, 100 + i) for i in range(n)]
+    dists = [textured(H, W, 200 + i, None, np.float32) for i in range(n)]
+    want = mad.score_batch(refs, dists, backend="cuda", precision=precision)
+    litter = []
+
+    def fresh(images):
+        for image in images:
+            yield torch.from_numpy(image).cuda()
+            litter.append(torch.full((H, W), 7, dtype=torch.from_numpy(image).dtype, device="cuda"))
+
+    got = mad.score_batch(fresh(refs), fresh(dists), backend="cuda", precision=precision)
+    for field in ("mad", "hi", "lo", "sig"):
+        assert (got[field] == want[field]).all(), field
+
+
+def test_a_pair_on_two_gpus_is_refused(torch):
+    if torch.cuda.device_count() < 2:
+        pytest.skip("one GPU")
+    a = torch.zeros((40, 40), dtype=torch.uint8, device="cuda:0")
+    with pytest.raises(ValueError, match="reference is on GPU 0 and distorted on GPU 1"):
+        mad.score(a, a.to("cuda:1"))
+
+
+def test_unit_float_tensors_need_data_range(torch):
+    ref, dist = textured(H, W, 9, None, np.float32), textured(H, W, 10, None, np.float32)
+    r, d = torch.from_numpy(ref / 255).cuda(), torch.from_numpy(dist / 255).cuda()
+    with pytest.raises(ValueError, match="data_range=1"):
+        mad.score(r, d)
+    got = mad.score(r, d, data_range=1)
+    assert same(got, mad.score(ref / 255 * np.float32(255), dist / 255 * np.float32(255),
+                               backend="cuda"))
 
 
 def test_reference_pairs_torch_vs_paths(torch):

@@ -1,4 +1,4 @@
-// The `mad._mad` extension: ScoreOptions from keyword arguments, Result, Scorer, the error
+// The `mad._mad` extension: ScoreOptions from keyword arguments, Result, the scorer, the error
 // classes and the GPU transfer counters. The Python package (mad/__init__.py) turns user
 // inputs into what PyScorer takes and shapes batch results.
 #include <pybind11/numpy.h>
@@ -8,11 +8,13 @@
 #include <algorithm>
 #include <string>
 
-#include "common/error.h"
 #include "common/image_io.h"
+#include "common/parallel.h"
 #include "mad/device_image.h"
 #include "mad/options.h"
+#include "result_binding.h"
 #include "scorer_binding.h"
+#include "python_words.h"
 
 namespace py = pybind11;
 using mad::python::PyScorer;
@@ -31,74 +33,29 @@ mad::ScoreOptions make_options(const std::string& backend, int mad_version,
   return o;
 }
 
-py::object map_array(const mad::Image<double>& map) {
-  if (map.empty()) return py::none();
-  py::array_t<double> out({map.height(), map.width()});
-  auto w = out.mutable_unchecked<2>();
-  for (int y = 0; y < map.height(); ++y)
-    for (int x = 0; x < map.width(); ++x) w(y, x) = map(y, x);
-  return std::move(out);
-}
-
 }  // namespace
 
 PYBIND11_MODULE(_mad, m) {
   m.doc() = "MAD (Most Apparent Distortion) image quality, C++/CUDA core. Use the `mad` package.";
 
   // InputError and InvalidArgument are ValueErrors, GpuError and other library errors
-  // RuntimeErrors; each carries the CLI's message.
-  // pybind11 tries the translators last-registered first: the base class goes first.
-  py::register_exception<mad::Error>(m, "Error", PyExc_RuntimeError);
-  auto input_error = py::register_exception<mad::InputError>(m, "InputError", PyExc_ValueError);
-  py::register_exception<mad::InvalidArgument>(m, "InvalidArgument", PyExc_ValueError);
-  py::register_exception<mad::GpuError>(m, "GpuError", PyExc_RuntimeError);
-  input_error.doc() = "An image MAD cannot score (unreadable, wrong shape or dtype, too small).";
-
-  py::class_<mad::ScoreResult>(m, "Result", "One pair's MAD score and how it was computed.")
-      .def_readonly("mad", &mad::ScoreResult::mad, "MAD index (0 = no visible distortion)")
-      .def_readonly("hi", &mad::ScoreResult::hi, "detection index d_detect (version's scaling)")
-      .def_readonly("lo", &mad::ScoreResult::lo, "appearance index d_appear")
-      .def_readonly("sig", &mad::ScoreResult::sig, "weight alpha of the combination")
-      .def_readonly("d_detect", &mad::ScoreResult::d_detect, "unscaled d_detect")
-      .def_readonly("width", &mad::ScoreResult::width)
-      .def_readonly("height", &mad::ScoreResult::height)
-      .def_readonly("seconds", &mad::ScoreResult::seconds, "wall time of the computation")
-      .def_property_readonly("backend",
-                             [](const mad::ScoreResult& r) { return mad::to_string(r.backend); })
-      .def_property_readonly("precision",
-                             [](const mad::ScoreResult& r) { return mad::to_string(r.precision); })
-      .def_property_readonly("mad_version",
-                             [](const mad::ScoreResult& r) {
-                               return r.version == mad::MadVersion::V2011 ? 2011 : 2010;
-                             })
-      .def_property_readonly(
-          "input_class", [](const mad::ScoreResult& r) { return mad::to_string(r.input_class); })
-      .def_property_readonly(
-          "hi_map", [](const mad::ScoreResult& r) { return map_array(r.map_hi); },
-          "map.HI (unscaled) as an HxW float64 array when maps=True, else None (a new copy)")
-      .def_property_readonly(
-          "lo_map", [](const mad::ScoreResult& r) { return map_array(r.map_lo); },
-          "map.LO as an HxW float64 array when maps=True, else None (a new copy)")
-      .def("__repr__", [](const mad::ScoreResult& r) {
-        return "mad.Result(mad=" + py::repr(py::float_(r.mad)).cast<std::string>() +
-               ", hi=" + py::repr(py::float_(r.hi)).cast<std::string>() +
-               ", lo=" + py::repr(py::float_(r.lo)).cast<std::string>() + ", " +
-               std::to_string(r.width) + "x" + std::to_string(r.height) +
-               ", backend=" + mad::to_string(r.backend) + ")";
-      });
+  // RuntimeErrors; each carries the library's message in Python's words (python_words.h).
+  mad::python::register_errors(m);
+  mad::python::bind_result(m);
 
   py::class_<PyScorer>(m, "_Scorer")
       .def(py::init([](const std::string& backend, int mad_version, const std::string& input_class,
-                       const std::string& precision, bool maps) {
-             return PyScorer(make_options(backend, mad_version, input_class, precision, maps));
+                       const std::string& precision, bool maps, int threads) {
+             return std::make_unique<PyScorer>(
+                 make_options(backend, mad_version, input_class, precision, maps), threads);
            }),
            py::arg("backend"), py::arg("mad_version"), py::arg("input_class"), py::arg("precision"),
-           py::arg("maps"))
+           py::arg("maps"), py::arg("threads"))
       .def("score", &PyScorer::score, py::arg("ref"), py::arg("dist"))
-      .def("score_many", &PyScorer::score_many, py::arg("refs"), py::arg("dists"))
-      .def_property_readonly("backend", [](const PyScorer& s) {
-        return mad::to_string(mad::resolve_backend(s.options().backend));
-      });
+      .def("score_many", &PyScorer::score_many, py::arg("pairs"))
+      .def_property_readonly("backend",
+                             [](const PyScorer& s) { return mad::to_string(s.backend()); })
+      .def_property_readonly("backend_reason", &PyScorer::backend_reason);
 
   m.def(
       "gpu_transfer_counters",
@@ -107,6 +64,8 @@ PYBIND11_MODULE(_mad, m) {
         return py::make_tuple(c.h2d_bytes, c.d2h_bytes);
       },
       "(host->device bytes, device->host bytes) the GPU pipeline has copied in this process.");
+  m.def("_thread_count", &mad::thread_count,
+        "The CPU backend's worker count now (what `threads` sets while a scorer runs).");
   m.def(
       "load_gray",
       [](const std::string& path) -> py::array {
@@ -121,7 +80,7 @@ PYBIND11_MODULE(_mad, m) {
           std::copy(g.gray8.begin(), g.gray8.end(), out.mutable_data());
           return std::move(out);
         }
-        return map_array(p).cast<py::array>();
+        return mad::python::image_array(p).cast<py::array>();
       },
       py::arg("path"),
       "The gray plane MAD scores for an image file: uint8 HxW for 8-bit files (colour by "

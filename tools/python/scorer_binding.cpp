@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <string>
-#include <vector>
 
 #include "array_input.h"
 #include "common/error.h"
+#include "common/parallel.h"
 #include "mad/gpu_select.h"
+#include "python_words.h"
 
 namespace py = pybind11;
 
@@ -32,13 +33,61 @@ class DeviceGuard {
   int previous_;
 };
 
-void require_same_kind(bool ref_on_device, bool dist_on_device) {
-  if (ref_on_device != dist_on_device)
-    throw InputError(
-        "reference and distorted must both be host images or both GPU arrays (got one of each)");
+// The CPU backend's worker count while a scorer with `threads` runs (the setting is the
+// process's, as --threads is; 0 leaves it alone).
+class ThreadsGuard {
+ public:
+  explicit ThreadsGuard(int threads) : threads_(threads) {
+    if (threads_ > 0) set_thread_count(threads_);
+  }
+  ~ThreadsGuard() {
+    if (threads_ > 0) set_thread_count(0);
+  }
+  ThreadsGuard(const ThreadsGuard&) = delete;
+  ThreadsGuard& operator=(const ThreadsGuard&) = delete;
+
+ private:
+  int threads_;
+};
+
+// The command line's refusals of options that do nothing on the chosen backend
+// (tools/cli_options.cpp), in Python's words.
+void refuse_idle_options(const BackendChoice& choice, Precision precision, int threads) {
+  if (threads < 0 || threads > 65536)
+    throw InvalidArgument("threads must be between 1 and 65536 (got " + std::to_string(threads) +
+                          "); leave it out to use every core");
+  if (choice.backend == Backend::Cpu && precision == Precision::Float) {
+    const std::string why = choice.requested  ? "backend=\"cpu\" was given"
+                            : choice.compiled ? "no CUDA device was found"
+                                              : "this build has no CUDA backend";
+    const std::string or_gpu = choice.requested
+                                   ? ", or pass backend=\"cuda\" on a machine with a GPU"
+                               : choice.compiled ? ", or run where a CUDA device is visible"
+                                                 : ", or use a build with the CUDA backend";
+    throw InvalidArgument(
+        "precision=\"float\" needs the CUDA backend; this scorer uses the CPU "
+        "because " +
+        why +
+        " (the CPU computes in double: drop "
+        "precision=\"float\"" +
+        or_gpu + ")");
+  }
+  if (choice.backend == Backend::Cuda && threads > 0)
+    throw InvalidArgument("threads=" + std::to_string(threads) +
+                          " sets the CPU backend's worker threads; this scorer uses the CUDA "
+                          "backend (" +
+                          choice.reason +
+                          "): leave threads out, or pass "
+                          "backend=\"cpu\"");
 }
 
 }  // namespace
+
+PyScorer::PyScorer(ScoreOptions options, int threads)
+    : options_(std::move(options)), choice_(choose_backend(options_.backend)), threads_(threads) {
+  refuse_idle_options(choice_, options_.precision, threads_);
+  options_.backend = choice_.backend;
+}
 
 PyScorer::Source PyScorer::to_source(const py::handle& obj, const std::string& what) {
   if (py::isinstance<py::str>(obj)) return load_gray_image(obj.cast<std::string>());
@@ -46,6 +95,18 @@ PyScorer::Source PyScorer::to_source(const py::handle& obj, const std::string& w
   if (py::isinstance<py::array>(obj)) return gray_from_array(obj.cast<py::array>(), what);
   throw InvalidArgument(what + ": expected a path, a numpy array or a GPU array (got " +
                         py::str(py::type::of(obj).attr("__name__")).cast<std::string>() + ")");
+}
+
+void PyScorer::check_pair(const Source& ref, const Source& dist) {
+  const auto* r = std::get_if<DeviceImage>(&ref);
+  const auto* d = std::get_if<DeviceImage>(&dist);
+  if (!r != !d)
+    throw InputError(
+        "reference and distorted must both be host images or both GPU arrays (got one of each)");
+  if (r && r->device != d->device)
+    throw InputError("reference is on GPU " + std::to_string(r->device) + " and distorted on GPU " +
+                     std::to_string(d->device) +
+                     ": MAD scores a pair on one device (move one of them there first)");
 }
 
 BatchScorer& PyScorer::host_batch() {
@@ -58,111 +119,151 @@ BatchScorer& PyScorer::device_batch(int device) {
   if (!batch) {
     if (options_.backend == Backend::Cpu)
       throw InvalidArgument(
-          "backend 'cpu' cannot score GPU arrays (they would need a host copy);"
-          " use backend 'auto' or 'cuda', or copy them to the host");
-    ScoreOptions gpu = options_;
-    gpu.backend = Backend::Cuda;
-    batch = std::make_unique<BatchScorer>(gpu);
+          "backend=\"cpu\" cannot score GPU arrays (they would need a host copy);"
+          " use backend=\"auto\" or \"cuda\", or copy them to the host");
+    batch = std::make_unique<BatchScorer>(options_);
   }
   return *batch;
 }
 
-ScoreResult PyScorer::score(const py::handle& ref, const py::handle& dist) {
-  Source r = to_source(ref, "reference");
-  Source d = to_source(dist, "distorted");
-  require_same_kind(std::holds_alternative<DeviceImage>(r), std::holds_alternative<DeviceImage>(d));
-  py::gil_scoped_release unlocked;
-  if (auto* host_ref = std::get_if<GrayImage>(&r)) {
-    if (!host_) host_ = std::make_unique<Scorer>(options_);
-    return host_->score(*host_ref, std::get<GrayImage>(d));
-  }
-  const DeviceImage& device_ref = std::get<DeviceImage>(r);
-  DeviceGuard guard(device_ref.device);
-  BatchScorer& batch = device_batch(device_ref.device);
-  auto done = batch.submit_device(0, device_ref, std::get<DeviceImage>(d));
-  if (done.empty()) done = batch.drain();
-  if (!done.at(0).ok) throw InputError(done[0].error);
-  return std::move(done[0].result);
-}
-
-py::list PyScorer::score_many(const py::sequence& refs, const py::sequence& dists) {
-  const std::size_t n = py::len(refs);
-  if (py::len(dists) != n)
-    throw InvalidArgument("refs and dists differ in length (" + std::to_string(n) + " and " +
-                          std::to_string(py::len(dists)) + ")");
-  std::vector<py::object> out(n);
-  auto keep = [&](std::vector<BatchScorer::Finished> finished) {
-    py::gil_scoped_acquire locked;
-    for (auto& f : finished) out[f.tag] = f.ok ? py::cast(std::move(f.result)) : py::cast(f.error);
-  };
-  // The scorers this batch used, with their device (-1: host).
-  std::vector<std::pair<BatchScorer*, int>> used;
+std::vector<PyScorer::Finished> PyScorer::submit(std::uint64_t tag, Source ref, Source dist,
+                                                 Used& used) {
+  ThreadsGuard threads(threads_);
   auto use = [&](BatchScorer& b, int device) -> BatchScorer& {
     if (std::find(used.begin(), used.end(), std::make_pair(&b, device)) == used.end())
       used.emplace_back(&b, device);
     return b;
   };
-  auto drain_all = [&] {
-    py::gil_scoped_release unlocked;
-    for (auto [b, device] : used) {
-      if (device < 0) {
-        keep(b->drain());
-      } else {
-        DeviceGuard guard(device);
-        keep(b->drain());
-      }
+  if (auto* host_ref = std::get_if<GrayImage>(&ref))
+    return use(host_batch(), -1)
+        .submit(tag, std::make_shared<const GrayImage>(std::move(*host_ref)),
+                std::make_shared<const GrayImage>(std::move(std::get<GrayImage>(dist))));
+  const DeviceImage& device_ref = std::get<DeviceImage>(ref);
+  DeviceGuard guard(device_ref.device);
+  return use(device_batch(device_ref.device), device_ref.device)
+      .submit_device(tag, device_ref, std::get<DeviceImage>(dist));
+}
+
+std::vector<PyScorer::Finished> PyScorer::drain(const Used& used) {
+  ThreadsGuard threads(threads_);
+  std::vector<Finished> all;
+  for (auto [b, device] : used) {
+    std::vector<Finished> done;
+    if (device < 0) {
+      done = b->drain();
+    } else {
+      DeviceGuard guard(device);
+      done = b->drain();
     }
-  };
+    std::move(done.begin(), done.end(), std::back_inserter(all));
+  }
+  return all;
+}
+
+void PyScorer::forget(const Used& used) {
+  py::gil_scoped_release unlocked;
+  for (auto [b, device] : used) {
+    if (device < 0) {
+      host_batch_.reset();
+    } else {
+      DeviceGuard guard(device);
+      device_batches_.erase(device);
+    }
+  }
+}
+
+PyResult PyScorer::score(const py::handle& ref, const py::handle& dist) {
+  Source r = to_source(ref, "reference");
+  Source d = to_source(dist, "distorted");
+  check_pair(r, d);
+  Used used;
+  std::vector<Finished> done;
   try {
-    for (std::size_t i = 0; i < n; ++i) {
-      // Ctrl-C: finish what is in flight (the device may still read the inputs), then raise.
-      if (PyErr_CheckSignals() != 0) {
-        py::error_already_set interrupted;
-        drain_all();
-        throw interrupted;
-      }
-      Source r, d;
-      try {
-        r = to_source(refs[i], "reference");
-        d = to_source(dists[i], "distorted");
-        require_same_kind(std::holds_alternative<DeviceImage>(r),
-                          std::holds_alternative<DeviceImage>(d));
-      } catch (const InputError& e) {
-        out[i] = py::cast(std::string(e.what()));
-        continue;
-      }
-      py::gil_scoped_release unlocked;
-      if (auto* host_ref = std::get_if<GrayImage>(&r)) {
-        keep(use(host_batch(), -1)
-                 .submit(i, std::make_shared<const GrayImage>(std::move(*host_ref)),
-                         std::make_shared<const GrayImage>(std::move(std::get<GrayImage>(d)))));
-      } else {
-        const DeviceImage& device_ref = std::get<DeviceImage>(r);
-        DeviceGuard guard(device_ref.device);
-        keep(use(device_batch(device_ref.device), device_ref.device)
-                 .submit_device(i, device_ref, std::get<DeviceImage>(d)));
-      }
-    }
-    drain_all();
-  } catch (const py::error_already_set&) {
-    throw;
-  } catch (...) {
-    // A GPU failure: these scorers may hold pairs of this batch; drop them (their destructors
-    // finish what is in flight) so that the next call starts clean.
     py::gil_scoped_release unlocked;
-    for (auto [b, device] : used) {
-      if (b == host_batch_.get()) {
-        host_batch_.reset();
-      } else {
-        DeviceGuard guard(device);
-        device_batches_.erase(device);
-      }
-    }
+    done = submit(0, std::move(r), std::move(d), used);
+    if (done.empty()) done = drain(used);
+  } catch (...) {
+    forget(used);
     throw;
   }
-  py::list result;
-  for (auto& o : out) result.append(o);
-  return result;
+  Finished& f = done.at(0);
+  if (!f.ok) throw InputError(f.error);
+  return PyResult{std::move(f.result), choice_.reason};
+}
+
+py::tuple PyScorer::score_many(const py::iterator& pairs) {
+  std::vector<py::object> out;
+  std::map<std::uint64_t, py::object> held;  // what each pair in flight keeps alive
+  auto collect = [&](std::vector<Finished> finished) {
+    for (auto& f : finished) {
+      out[f.tag] = f.ok ? py::cast(PyResult{std::move(f.result), choice_.reason})
+                        : py::str(python_words(f.error));
+      held.erase(f.tag);
+    }
+  };
+  py::object stopped = py::none();
+  auto stop = [&] {  // takes the pending Python error, with its traceback
+    PyObject *type = nullptr, *value = nullptr, *trace = nullptr;
+    PyErr_Fetch(&type, &value, &trace);
+    PyErr_NormalizeException(&type, &value, &trace);
+    if (trace) PyException_SetTraceback(value, trace);
+    Py_XDECREF(type);
+    Py_XDECREF(trace);
+    stopped = py::reinterpret_steal<py::object>(value);
+  };
+  Used used;
+  try {
+    for (std::uint64_t i = 0;; ++i) {
+      // Ctrl-C: finish the pairs taken (the device may still read their inputs), then report.
+      if (PyErr_CheckSignals() != 0) {
+        stop();
+        break;
+      }
+      PyObject* raw = PyIter_Next(pairs.ptr());
+      if (!raw) {
+        if (PyErr_Occurred()) stop();
+        break;
+      }
+      const auto item = py::reinterpret_steal<py::object>(raw);
+      out.emplace_back(py::none());
+      if (py::isinstance<py::str>(item)) {
+        out[i] = item;
+        continue;
+      }
+      const auto t = item.cast<py::tuple>();
+      Source r, d;
+      try {
+        r = to_source(t[0], "reference");
+        d = to_source(t[1], "distorted");
+        check_pair(r, d);
+      } catch (const InputError& e) {
+        out[i] = py::str(python_words(e.what()));
+        continue;
+      } catch (const InvalidArgument& e) {
+        out[i] = py::str(python_words(e.what()));
+        continue;
+      }
+      held[i] = t[2];
+      std::vector<Finished> done;
+      {
+        py::gil_scoped_release unlocked;
+        done = submit(i, std::move(r), std::move(d), used);
+      }
+      collect(std::move(done));
+    }
+    std::vector<Finished> rest;
+    {
+      py::gil_scoped_release unlocked;
+      rest = drain(used);
+    }
+    collect(std::move(rest));
+  } catch (...) {
+    forget(used);
+    throw;
+  }
+  py::list results;
+  for (auto& o : out) results.append(o);
+  return py::make_tuple(results, stopped);
 }
 
 }  // namespace mad::python

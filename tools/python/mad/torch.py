@@ -8,6 +8,7 @@ with the C++ and command-line results, not pyiqa's approximation); colour become
 MATLAB's rgb2gray on the 8-bit values; the images are quantised to 8 bits first (they are
 taken to come from 8-bit files, as ToTensor() gives), so MAD's uint8 rules apply. CUDA tensors
 are scored on their device and current stream with no host copy of the images. No gradient.
+MAD is not symmetric: the order is pyiqa's (dist, ref), and ref= and dist= name them.
 """
 
 import numpy as np
@@ -42,8 +43,11 @@ def mad(dist, ref, *, quantize=True, backend="auto", precision="double", mad_ver
     """MAD of each pair (dist[i], ref[i]) -> float64 tensor of N scores on dist's device.
 
     dist, ref: NCHW tensors with values in [0, 1] (C = 1, 3 or 4; alpha ignored), on the CPU
-    or one CUDA device. quantize=False scores the values 255 x as they are (MAD's "double"
-    input class); on the GPU that needs gray (C = 1) input. Raises ValueError for bad shapes.
+    or one CUDA device; positional in pyiqa's order, or by name: mad(ref=r, dist=d).
+    quantize=False scores the values 255 x as they are (MAD's "double" input class); on the
+    GPU that needs gray (C = 1) input. precision: "double" or "float", the GPU's arithmetic
+    ("float" is refused where the CPU backend scores, as the command line refuses it).
+    backend, mad_version: as in mad.Scorer. Raises ValueError for bad shapes or options.
     """
     if dist.shape != ref.shape:
         raise ValueError("dist is %s but ref is %s; MAD needs images of the same size"
@@ -55,5 +59,6 @@ def mad(dist, ref, *, quantize=True, backend="auto", precision="double", mad_ver
         ref_images = _images(ref.detach(), quantize, "ref")
         scorer = _shared_scorer(backend=backend, mad_version=mad_version, input_class="auto",
                                 precision=precision, maps=False)
-        rows = scorer.score_batch(ref_images, dist_images)
+        # The images are on MAD's 0..255 scale now, whatever their maximum.
+        rows = scorer.score_batch(ref_images, dist_images, data_range=255)
     return torch.from_numpy(rows["mad"].copy()).to(dist.device)
