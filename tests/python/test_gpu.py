@@ -57,14 +57,14 @@ def test_a_generator_of_fresh_cuda_tensors_equals_host_arrays(torch, precision):
     # overwritten with 7s before the device gathered the pair: a silently wrong score.
     n = 12
     refs = [textured(H, W, 100 + i) for i in range(n)]
-    dists = [textured(H, W, 200 + i, None, np.float32) for i in range(n)]
+    dists = [textured(H, W, 200 + i) for i in range(n)]
     want = mad.score_batch(refs, dists, backend="cuda", precision=precision)
     litter = []
 
     def fresh(images):
         for image in images:
             yield torch.from_numpy(image).cuda()
-            litter.append(torch.full((H, W), 7, dtype=torch.from_numpy(image).dtype, device="cuda"))
+            litter.append(torch.full((H, W), 7, dtype=torch.uint8, device="cuda"))
 
     got = mad.score_batch(fresh(refs), fresh(dists), backend="cuda", precision=precision)
     for field in ("mad", "hi", "lo", "sig"):
