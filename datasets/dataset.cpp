@@ -1,5 +1,6 @@
 #include "datasets/dataset.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <unordered_map>
@@ -21,11 +22,33 @@ constexpr KindName kKinds[] = {
     {DatasetKind::Kadid10k, "kadid10k"}, {DatasetKind::Csiq, "csiq"},
     {DatasetKind::Live, "live"},         {DatasetKind::Csv, "csv"}};
 
-bool has_csv_at_root(const std::string& root) {
+std::vector<std::string> csv_files_at_root(const std::string& root) {
+  std::vector<std::string> names;
   std::error_code ec;
   for (fs::directory_iterator it(root, ec), end; !ec && it != end; it.increment(ec))
-    if (to_lower(it->path().extension().string()) == ".csv") return true;
-  return false;
+    if (to_lower(it->path().extension().string()) == ".csv")
+      names.push_back(it->path().filename().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+constexpr const char* kLayoutsLookedFor =
+    "looked for TID's mos_with_names.txt + distorted_images/, KADID-10k's dmos.csv + images/, "
+    "CSIQ's src_imgs/ + dst_imgs/, LIVE's refnames_all.mat + refimgs/, and a CSV manifest "
+    "named manifest.csv";
+
+// --manifest names a file as every other path does: from the working folder. A name that is
+// only found inside DIR (where older versions looked) is refused with the path that works.
+std::string manifest_path(const std::string& root, const std::string& manifest) {
+  std::error_code ec;
+  if (fs::exists(manifest, ec)) return manifest;
+  const fs::path in_root = fs::path(root) / manifest;
+  if (fs::path(manifest).is_relative() && fs::exists(in_root, ec))
+    throw InputError("--manifest '" + manifest +
+                     "' does not exist in the working folder (--manifest is read from the "
+                     "working folder, as any other path); did you mean --manifest '" +
+                     in_root.string() + "'?");
+  throw InputError("--manifest '" + manifest + "' does not exist");
 }
 
 // TID2008 has 17 distortion types at 4 levels; any type above 17 or level above 4 is TID2013.
@@ -63,6 +86,11 @@ std::string to_string(DatasetKind kind) {
 
 DatasetKind detect_dataset_kind(const std::string& root) {
   std::error_code ec;
+  if (fs::exists(root, ec) && !fs::is_directory(root, ec))
+    throw InputError("'" + root +
+                     "' is a file, not a dataset folder: mad eval DIR takes the folder a "
+                     "dataset was unpacked into (for a CSV manifest: mad eval FOLDER --dataset "
+                     "csv --manifest FILE)");
   if (!fs::is_directory(root, ec)) throw InputError("dataset folder '" + root + "' does not exist");
   const auto has = [&](const char* name) { return !find_child(root, name).empty(); };
   if ((has("mos_with_names.txt") || has("mos.txt")) && has("distorted_images"))
@@ -70,11 +98,18 @@ DatasetKind detect_dataset_kind(const std::string& root) {
   if (has("dmos.csv") && has("images")) return DatasetKind::Kadid10k;
   if (has("src_imgs") && has("dst_imgs")) return DatasetKind::Csiq;
   if (has("refnames_all.mat") || (has("refimgs") && has("fastfading"))) return DatasetKind::Live;
-  if (has_csv_at_root(root)) return DatasetKind::Csv;
-  throw InputError("cannot tell which dataset '" + root +
-                   "' holds (looked for TID's mos_with_names.txt + distorted_images/, "
-                   "KADID-10k's dmos.csv + images/, CSIQ's src_imgs/ + dst_imgs/, LIVE's "
-                   "refnames_all.mat + refimgs/, or a CSV manifest); name it with --dataset");
+  if (has("manifest.csv")) return DatasetKind::Csv;
+  const std::vector<std::string> csv = csv_files_at_root(root);
+  if (!csv.empty())
+    throw InputError("cannot tell which dataset '" + root + "' holds (" + kLayoutsLookedFor +
+                     "): it holds " + csv.front() +
+                     (csv.size() > 1 ? " and " + std::to_string(csv.size() - 1) + " other CSV file(s)"
+                                     : std::string()) +
+                     " but none of those layouts; if " + csv.front() +
+                     " is a manifest (ref,dist,score columns), run: mad eval '" + root +
+                     "' --dataset csv --manifest '" + (fs::path(root) / csv.front()).string() + "'");
+  throw InputError("cannot tell which dataset '" + root + "' holds (" + kLayoutsLookedFor +
+                   ", and found none); name it with --dataset");
 }
 
 Dataset read_dataset(const std::string& root, DatasetKind kind, const ReadOptions& options) {
@@ -94,18 +129,18 @@ Dataset read_dataset(const std::string& root, DatasetKind kind, const ReadOption
     case DatasetKind::Tid2008: return read_tid(root, kind);
     case DatasetKind::Kadid10k: return read_kadid(root);
     case DatasetKind::Csiq:
-      return read_csiq(root, options.manifest.empty()
-                                 ? std::string()
-                                 : (fs::path(root) / options.manifest).string());
+      return read_csiq(root, options.manifest.empty() ? std::string()
+                                                      : manifest_path(root, options.manifest));
     case DatasetKind::Live: return read_live(root);
     case DatasetKind::Csv: {
       std::string manifest = options.manifest;
       if (manifest.empty()) {
         manifest = find_child(root, "manifest.csv");
         if (manifest.empty())
-          throw InvalidArgument("--dataset csv needs --manifest FILE (or DIR/manifest.csv)");
+          throw InvalidArgument("--dataset csv needs --manifest FILE (or DIR/manifest.csv), "
+                                "and '" + root + "' holds no manifest.csv");
       } else {
-        manifest = (fs::path(root) / manifest).string();  // an absolute path stays as is
+        manifest = manifest_path(root, manifest);
       }
       Dataset d = read_manifest(manifest, options.higher_is_better);
       d.root = root;

@@ -42,10 +42,10 @@ void write_text_file(const std::string& path, const std::string& text) {
 
 // Resumed rows must come from the same MAD version: 2010 and 2011 scores are not comparable.
 void check_resumable(const ResultsLog& log, const std::string& version, const std::string& path) {
-  for (const auto& [key, row] : log.finished)
+  for (const FinishedRow& row : log.rows)
     if (row.mad_version != version)
       throw InvalidArgument("'" + path + "' holds --mad-version " + row.mad_version +
-                            " scores (e.g. " + key.second + ") but this run uses " + version +
+                            " scores (e.g. " + row.dist + ") but this run uses " + version +
                             "; resume with the same version or write to another --out");
 }
 
@@ -57,6 +57,9 @@ int exit_code_for(const EvalReport& r) {
 
 EvalReport run_evaluation(const EvalConfig& cfg) {
   const Dataset d = read_dataset(cfg.dir, choose_kind(cfg), cfg.read);
+  // Without --out each dataset gets its own results file (results_settings.h).
+  const std::string out = cfg.out.empty() ? default_results_name(to_string(d.kind), cfg.dir)
+                                          : cfg.out;
   const EngineReport plan = plan_workers(cfg.runner);  // bad --gpus fails before any file changes
   EvalReport r;
   r.dataset = to_string(d.kind);
@@ -75,7 +78,7 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
                 plan.workers,
                 plan.devices,
                 cfg.bootstrap,
-                cfg.out,
+                out,
                 plan.backend_reason,
                 so.det_variant};
   for (const auto& n : d.notes) say(cfg.log, n);
@@ -97,21 +100,22 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   std::error_code ec;
   ResultsLog previous;
   std::optional<ResultsWriter> writer;
-  const RunSettings settings = run_settings(cfg.runner.score, plan.backend);
-  if (cfg.resume && fs::exists(cfg.out, ec)) {
-    previous = read_results_file(cfg.out);
-    if (!previous.finished.empty()) require_same_settings(cfg.out, settings);
-    check_resumable(previous, r.settings.mad_version, cfg.out);
-    writer.emplace(ResultsWriter::resume(cfg.out, previous));
+  RunSettings settings = run_settings(cfg.runner.score, plan.backend);
+  set_dataset(settings, to_string(d.kind), cfg.dir, d.entries.size());
+  if (cfg.resume && fs::exists(out, ec)) {
+    previous = read_results_file(out);
+    if (!previous.rows.empty()) require_same_settings(out, settings);
+    check_resumable(previous, r.settings.mad_version, out);
+    writer.emplace(ResultsWriter::resume(out, previous));
     if (previous.dropped_partial_line)
-      say(cfg.log, "dropped a partly written last line of " + cfg.out);
+      say(cfg.log, "dropped a partly written last line of " + out);
     if (previous.failed_rows)
       say(cfg.log,
           "retrying " + std::to_string(previous.failed_rows) + " pair(s) that failed before");
   } else {
-    writer.emplace(ResultsWriter::create(cfg.out, cfg.overwrite));
+    writer.emplace(ResultsWriter::create(out, cfg.overwrite));
   }
-  write_settings(cfg.out, settings);
+  write_settings(out, settings);
 
   const std::size_t n = d.entries.size();
   std::vector<double> mad(n, std::nan(""));
@@ -119,19 +123,18 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   for (std::size_t i : order_by_reference(d.entries)) {
     if (skip[i]) continue;
     const auto& e = d.entries[i];
-    auto it = previous.finished.find({e.ref_name, e.dist_name});
-    if (it != previous.finished.end()) {
-      mad[i] = it->second.mad;
+    if (const FinishedRow* done = previous.find({e.ref_name, e.dist_name})) {
+      mad[i] = done->mad;
       ++r.counts.finished_before;
     } else {
       jobs.push_back({i, e.ref, e.dist, {}});
     }
   }
   if (cfg.resume)
-    say(cfg.log, std::to_string(r.counts.finished_before) + " pair(s) already in " + cfg.out);
+    say(cfg.log, std::to_string(r.counts.finished_before) + " pair(s) already in " + out);
   if (previous.finished.size() > r.counts.finished_before) {  // e.g. --out of another dataset
     r.notes.push_back(std::to_string(previous.finished.size() - r.counts.finished_before) +
-                      " row(s) of " + cfg.out +
+                      " row(s) of " + out +
                       " match no scorable pair of this dataset: kept, not used");
     say(cfg.log, r.notes.back());
   }

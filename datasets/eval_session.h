@@ -17,7 +17,7 @@ struct EvalConfig {
   std::string dir;               // dataset folder
   std::string dataset = "auto";  // a DatasetKind name or "auto" (detect)
   ReadOptions read;              // manifest, score direction
-  std::string out = "results.csv";
+  std::string out;          // results file; "" = default_results_name (results_settings.h)
   bool resume = false;     // skip pairs already in `out`
   bool overwrite = false;  // replace an existing `out` (otherwise refused)
   std::string json, html;  // summary outputs ("" = none)

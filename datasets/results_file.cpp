@@ -1,5 +1,7 @@
 #include "datasets/results_file.h"
 
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -26,12 +28,41 @@ bool ends_with_newline(const std::string& path) {
   return in.get() == '\n';
 }
 
-// The header of files written before `backend_reason` was added.
-std::vector<std::string> legacy_header(const std::vector<std::string>& header) {
+std::vector<std::string> without(const std::vector<std::string>& header, const char* column) {
   std::vector<std::string> h;
   for (const auto& name : header)
-    if (name != "backend_reason") h.push_back(name);
+    if (name != column) h.push_back(name);
   return h;
+}
+
+// The headers a file of `kind` may have: today's, then those of older versions (before `line`
+// was added to mad score's rows, and before `backend_reason`).
+std::vector<std::vector<std::string>> accepted_headers(const std::vector<std::string>& header) {
+  std::vector<std::vector<std::string>> h = {header, without(header, "backend_reason")};
+  if (h[0].back() == "line") {
+    h[1] = without(header, "line");
+    h.push_back(without(h[1], "backend_reason"));
+  }
+  return h;
+}
+
+// Why the last stream operation failed, as the system says it ("No space left on device").
+std::string system_reason() {
+  return errno ? std::strerror(errno) : "an unknown write error";
+}
+
+// Adds a finished row to the log: every row is kept, the first of a pair is the one found.
+void add_finished(ResultsLog& log, FinishedRow row) {
+  const bool fresh = log.finished.emplace(PairKey{row.ref, row.dist}, log.rows.size()).second;
+  if (!fresh) ++log.duplicate_rows;
+  log.rows.push_back(std::move(row));
+}
+
+int line_number(const std::string& text, const std::string& path, int at) {
+  if (text.empty()) return 0;
+  const double v = parse_number(text, path, at, "line");
+  if (v < 1 || v > 2e9 || v != static_cast<int>(v)) throw_at(path, at, "line must be a line number");
+  return static_cast<int>(v);
 }
 
 // A row read under `file_header`, in today's columns (columns it lacks stay empty).
@@ -74,13 +105,17 @@ ResultsLog read_json_lines(const std::string& path) {
     }
     if (!j.contains("mad") || !j["mad"].is_number())
       throw_at(path, l.line, "a result without a numeric mad");
+    if (j.contains("line") && !j["line"].is_number_integer())
+      throw_at(path, l.line, "line must be a line number");
     FinishedRow row;
     row.mad = j["mad"].get<double>();
     row.mad_version = j.value("mad_version", "");
     row.backend = j.value("backend", "");
     row.fields = {l.text};
-    const PairKey key{j["ref"].get<std::string>(), j["dist"].get<std::string>()};
-    if (!log.finished.emplace(key, std::move(row)).second) ++log.duplicate_rows;
+    row.ref = j["ref"].get<std::string>();
+    row.dist = j["dist"].get<std::string>();
+    row.line = j.value("line", 0);
+    add_finished(log, std::move(row));
   }
   return log;
 }
@@ -96,11 +131,21 @@ const std::vector<std::string>& eval_csv_header() {
   return h;
 }
 
+const FinishedRow* ResultsLog::find(const PairKey& key) const {
+  const auto it = finished.find(key);
+  return it == finished.end() ? nullptr : &rows[it->second];
+}
+
 const std::vector<std::string>& results_header(ResultsKind kind) {
   static const std::vector<std::string> none;
+  static const std::vector<std::string> pairs = [] {
+    std::vector<std::string> v = result_csv_header();
+    v.push_back("line");
+    return v;
+  }();
   switch (kind) {
     case ResultsKind::Eval: return eval_csv_header();
-    case ResultsKind::Pairs: return result_csv_header();
+    case ResultsKind::Pairs: return pairs;
     default: return none;
   }
 }
@@ -113,10 +158,19 @@ std::vector<std::string> eval_csv_row(const DatasetEntry& entry, const ScoreResu
   return row;
 }
 
+std::vector<std::string> pairs_csv_row(const std::string& ref, const std::string& dist,
+                                       const ScoreResult* result, const std::string& error,
+                                       const std::string& backend_reason, int line) {
+  std::vector<std::string> row = result_csv_row(ref, dist, result, error, backend_reason);
+  row.push_back(std::to_string(line));
+  return row;
+}
+
 ResultsLog read_results_file(const std::string& path, ResultsKind kind) {
   if (kind == ResultsKind::JsonLines) return read_json_lines(path);
   const std::vector<std::string>& header = results_header(kind);
-  const std::vector<std::string> legacy = legacy_header(header);
+  const std::vector<std::vector<std::string>> headers = accepted_headers(header);
+  const int line_c = header.back() == "line" ? static_cast<int>(header.size()) - 1 : -1;
   const int ref_c = column(header, "ref"), dist_c = column(header, "dist"),
             mad_c = column(header, "mad"), err_c = column(header, "error"),
             ver_c = column(header, "mad_version"), be_c = column(header, "backend");
@@ -139,12 +193,13 @@ ResultsLog read_results_file(const std::string& path, ResultsKind kind) {
       throw_at(path, l.line, e.what());
     }
     if (!file_header) {
-      if (f != header && f != legacy)
+      for (const auto& h : headers)
+        if (f == h) file_header = &h;
+      if (!file_header)
         throw_at(path, l.line,
                  std::string("not a results file of ") +
                      (kind == ResultsKind::Eval ? "mad eval" : "mad score --pairs") +
                      " (expected the header " + join_csv(header) + ")");
-      file_header = f == header ? &header : &legacy;
       continue;
     }
     if (f.size() != file_header->size()) {
@@ -169,9 +224,11 @@ ResultsLog read_results_file(const std::string& path, ResultsKind kind) {
     row.mad = parse_number(f[mad_c], path, l.line, "mad");
     row.mad_version = f[ver_c];
     row.backend = f[be_c];
+    row.ref = f[ref_c];
+    row.dist = f[dist_c];
+    if (line_c >= 0) row.line = line_number(f[line_c], path, l.line);
     row.fields = std::move(f);
-    const PairKey key{row.fields[ref_c], row.fields[dist_c]};
-    if (!log.finished.emplace(key, std::move(row)).second) ++log.duplicate_rows;
+    add_finished(log, std::move(row));
   }
   if (!file_header && !lines.empty() && !(lines.size() == 1 && !complete))
     throw InputError(path + ": no header line");
@@ -180,13 +237,13 @@ ResultsLog read_results_file(const std::string& path, ResultsKind kind) {
 
 ResultsWriter::ResultsWriter(std::string path, std::ios::openmode mode)
     : path_(std::move(path)), out_(path_, mode) {
-  if (!out_) throw InputError("cannot write results file '" + path_ + "'");
+  if (!out_) throw InputError("cannot write results file '" + path_ + "': " + system_reason());
 }
 
 ResultsWriter ResultsWriter::create(const std::string& path, bool overwrite, ResultsKind kind) {
   std::error_code ec;
   if (!overwrite && fs::exists(path, ec) && fs::file_size(path, ec) > 0)
-    throw InputError("'" + path +
+    throw InvalidArgument("'" + path +
                      "' exists: pass --resume to continue that run or --force to "
                      "replace it");
   ResultsWriter w(path, std::ios::out | std::ios::trunc);
@@ -199,13 +256,16 @@ ResultsWriter ResultsWriter::resume(const std::string& path, const ResultsLog& l
   const std::string tmp = path + ".tmp";
   {
     std::ofstream out(tmp, std::ios::out | std::ios::trunc);
-    if (!out) throw InputError("cannot write '" + tmp + "'");
+    if (!out) throw InputError("cannot write '" + tmp + "': " + system_reason());
     const std::vector<std::string>& header = results_header(kind);
     if (!header.empty()) out << join_csv(header) << "\n";
-    for (const auto& [key, row] : log.finished)
+    for (const FinishedRow& row : log.rows)  // every row already written stays, in its order
       out << (header.empty() ? row.fields.front() : join_csv(row.fields)) << "\n";
+    errno = 0;
     out.flush();
-    if (!out) throw InputError("error while writing '" + tmp + "'");
+    if (!out)
+      throw InputError("error while writing '" + tmp + "': " + system_reason() + " ('" + path +
+                       "' is unchanged)");
   }
   std::error_code ec;
   fs::rename(tmp, path, ec);  // atomic on one file system: the old file stays until then
@@ -218,8 +278,11 @@ void ResultsWriter::write(const std::vector<std::string>& fields) {
 }
 
 void ResultsWriter::write_line(const std::string& line) {
+  errno = 0;
   out_ << line << "\n" << std::flush;
-  if (!out_) throw InputError("error while writing '" + path_ + "'");
+  if (!out_)
+    throw InputError("error while writing '" + path_ + "': " + system_reason() +
+                     " (the rows before this one are complete: free space, then --resume)");
 }
 
 }  // namespace mad::datasets

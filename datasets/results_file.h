@@ -6,7 +6,9 @@
 // mad_version, seconds, error, backend_reason) followed by subjective, type, level. `ref` and
 // `dist` hold the dataset's names (relative to its folder), which key the rows for --resume.
 // `mad score --pairs` writes result_csv_header() alone, or JSON Lines (one object per pair with
-// ref, dist and mad, or error). Files of older versions, without backend_reason, still read.
+// ref, dist and mad, or error). `mad score --pairs` rows end with `line`, the row's line in the
+// list, which keys them for --resume (a list may name one pair on several lines). Files of
+// older versions, without backend_reason or line, still read.
 #pragma once
 
 #include <cstddef>
@@ -36,20 +38,31 @@ std::vector<std::string> eval_csv_row(const DatasetEntry& entry, const ScoreResu
                                       const std::string& error,
                                       const std::string& backend_reason = "");
 
+// The row of `mad score --pairs`: result_csv_row's fields, then the list's line.
+std::vector<std::string> pairs_csv_row(const std::string& ref, const std::string& dist,
+                                       const ScoreResult* result, const std::string& error,
+                                       const std::string& backend_reason, int line);
+
 struct FinishedRow {
   std::vector<std::string> fields;  // as read (in today's columns), for rewriting the file; JSON
                                     // Lines: the line
   double mad = 0.0;
   std::string mad_version, backend;
+  std::string ref, dist;  // as written
+  int line = 0;           // the pairs list's line (mad score --pairs); 0 when not recorded
 };
 
 using PairKey = std::pair<std::string, std::string>;  // (ref name, dist name)
 
 struct ResultsLog {
-  std::map<PairKey, FinishedRow> finished;  // rows with a score
+  std::vector<FinishedRow> rows;            // rows with a score, in file order
+  std::map<PairKey, std::size_t> finished;  // the first row of each pair (index into rows)
   std::size_t failed_rows = 0;              // rows with an error: retried on resume
-  std::size_t duplicate_rows = 0;           // later rows of an already finished pair (ignored)
+  std::size_t duplicate_rows = 0;           // later rows of an already finished pair (kept)
   bool dropped_partial_line = false;        // a last line cut short by an interruption
+
+  // The first finished row of (ref, dist); null when there is none.
+  const FinishedRow* find(const PairKey& key) const;
 };
 
 // Reads a results.csv written by `mad eval`. Throws InputError "FILE:LINE: ..." for a foreign
@@ -57,14 +70,17 @@ struct ResultsLog {
 // interrupted write leaves and which is dropped), or a score that is not a number.
 ResultsLog read_results_file(const std::string& path, ResultsKind kind = ResultsKind::Eval);
 
-// Appends rows to results.csv, one flushed line each.
+// Appends rows to results.csv, one flushed line each. A failed write throws InputError naming
+// the file and the system's reason ("No space left on device"); the rows before it stay whole.
 class ResultsWriter {
  public:
-  // Fresh file: refuses to replace an existing non-empty file unless `overwrite`.
+  // Fresh file: refuses (InvalidArgument, exit 2: --resume or --force decide) to replace an
+  // existing non-empty file unless `overwrite`.
   static ResultsWriter create(const std::string& path, bool overwrite,
                               ResultsKind kind = ResultsKind::Eval);
-  // Resume: rewrites the file with its header and finished rows only (failed rows are retried,
-  // a partial last line is dropped) through a temporary file and a rename, then appends.
+  // Resume: rewrites the file with its header and every finished row, in file order (failed
+  // rows are retried, a partial last line is dropped) through a temporary file and a rename,
+  // then appends.
   static ResultsWriter resume(const std::string& path, const ResultsLog& log,
                               ResultsKind kind = ResultsKind::Eval);
 

@@ -1,12 +1,16 @@
 // The settings a results file was made with, kept beside it in FILE.settings so that --resume
 // never mixes scores that differ: the MAD version, the input class, the precision, the backend
-// kind and the GPU variants (on the GPU, variants agree to ~1e-12 but not bit for bit).
+// kind and the GPU variants (on the GPU, variants agree to ~1e-12 but not bit for bit), and,
+// for `mad eval`, the dataset the rows belong to (its layout, folder and pair count), so that
+// one results file never holds two datasets' rows.
 //
 // The sidecar is a few `key=value` lines under a `# mad-settings 1` line. A results file with
 // finished rows and no sidecar (written by an older mad) has unknown settings: --resume is
-// refused and --force starts over.
+// refused and --force starts over. A sidecar of an older mad without the dataset keys is
+// refused by an eval --resume in the same way.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -17,13 +21,24 @@ namespace mad::datasets {
 struct RunSettings {
   std::string mad_version, input_class, precision, backend;  // as to_string writes them
   std::string a5_variant, det_variant;                       // "default" when not named
+  // The dataset of a `mad eval` run (empty for `mad score --pairs`, whose rows carry their
+  // list's line numbers instead): layout name, absolute folder, pairs listed.
+  std::string dataset, dataset_folder, dataset_pairs;
 };
 
 // The settings of a run of `options` on the resolved `backend`.
 RunSettings run_settings(const ScoreOptions& options, Backend backend);
+// Adds the identity of a dataset of `layout` in `folder` with `pairs` pairs.
+void set_dataset(RunSettings& settings, const std::string& layout, const std::string& folder,
+                 std::size_t pairs);
 
 // FILE.settings for results file FILE.
 std::string settings_path(const std::string& results_path);
+
+// The results file `mad eval` writes when --out is not given, in the working folder:
+// results_<layout>_<folder name>_<8 hex digits of the folder's absolute path>.csv, so that
+// two datasets never share one (and the same dataset finds its file again to resume).
+std::string default_results_name(const std::string& layout, const std::string& folder);
 
 // Writes the sidecar of `results_path` (replacing it). Throws InputError when it cannot.
 void write_settings(const std::string& results_path, const RunSettings& settings);
@@ -31,8 +46,9 @@ void write_settings(const std::string& results_path, const RunSettings& settings
 std::optional<RunSettings> read_settings(const std::string& results_path);
 
 // Throws InvalidArgument unless the sidecar of `results_path` records `now`: the message names
-// the first difference ("results.csv was made with --precision float; this run uses double")
-// or says the settings are unknown, and how to proceed.
+// the first difference ("results.csv was made with --precision float; this run uses double";
+// "results.csv holds the rows of kadid10k in /data/a (1000 pairs); this run reads ...") or
+// says the settings are unknown, and how to proceed.
 void require_same_settings(const std::string& results_path, const RunSettings& now);
 
 }  // namespace mad::datasets

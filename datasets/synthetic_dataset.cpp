@@ -504,12 +504,36 @@ double synthetic_quality(int type, int level, int ref) {
   return std::clamp(5.0 - 0.8 * (level - 1) - type_offset + ref_offset, 1.0, 5.0);
 }
 
+namespace {
+
+// Refuses a folder that holds anything, naming what and how many: the synthetic files carry
+// KADID-10k's names and would overwrite a real copy.
+void refuse_non_empty(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) return;
+  if (!fs::is_directory(dir, ec))
+    throw InvalidArgument("'" + dir + "' is a file; --make-synthetic writes a dataset folder");
+  std::size_t entries = 0;
+  std::string first;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+    if (entries++ == 0) first = it->path().filename().string();
+  if (entries == 0) return;
+  throw InvalidArgument("'" + dir + "' is not empty (" + std::to_string(entries) +
+                        " entries, e.g. '" + first +
+                        "'): --make-synthetic writes KADID-10k's file names (dmos.csv, "
+                        "images/I01.png, ...) and would overwrite a dataset there; name a new "
+                        "or empty folder, or pass --force to write over it");
+}
+
+}  // namespace
+
 std::size_t write_synthetic_kadid(const std::string& dir, const SyntheticSpec& spec,
-                                  const std::function<void(int, int)>& progress) {
+                                  const std::function<void(int, int)>& progress, bool overwrite) {
   if (spec.references < 1 || spec.references > 99 || spec.levels < 1 || spec.levels > 5 ||
       spec.types < 1 || spec.types > kSyntheticTypeCount)
     throw InvalidArgument(
         "synthetic dataset: references must be 1..99, types 1..25 and levels 1..5");
+  if (!overwrite) refuse_non_empty(dir);
   const std::vector<int> types(kSyntheticTypes, kSyntheticTypes + spec.types);
   const fs::path images = fs::path(dir) / "images";
   std::error_code ec;

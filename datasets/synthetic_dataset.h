@@ -50,7 +50,11 @@ struct SyntheticSpec {
 
 // Writes DIR/dmos.csv and DIR/images/I<rr>.png, I<rr>_<tt>_<ll>.png (creating DIR). Returns
 // the number of pairs. `progress(done, total)` is called after each reference's images.
+// The names are KADID-10k's own, so a folder that holds anything is refused (InvalidArgument,
+// before any file is written) unless `overwrite`: a real dataset would be destroyed. With
+// `overwrite` the files of the same names are replaced and nothing else is removed.
 std::size_t write_synthetic_kadid(const std::string& dir, const SyntheticSpec& spec,
-                                  const std::function<void(int, int)>& progress = {});
+                                  const std::function<void(int, int)>& progress = {},
+                                  bool overwrite = false);
 
 }  // namespace mad::datasets

@@ -23,9 +23,9 @@ namespace mad::cli {
 namespace {
 
 struct EvalArgs {
-  std::string dir, dataset = "auto", manifest, out = "results.csv", json, html;
+  std::string dir, dataset = "auto", manifest, out, json, html;
   ScoringArgs scoring;
-  bool resume = false, force = false, higher_better = false, lower_better = false;
+  bool resume = false, force = false, higher_better = false, lower_better = false, quiet = false;
   int gpus = 0, workers_per_gpu = 1, cpu_workers = 1, threads = 0, resamples = 1000;
   std::size_t limit = 0;
   std::uint64_t seed = datasets::BootstrapOptions{}.seed;
@@ -46,12 +46,16 @@ int make_synthetic(const EvalArgs& a) {
   if (!std::regex_match(a.synthetic_size, m, size) || (spec.width = std::stoi(m[1])) < 34 ||
       (spec.height = std::stoi(m[2])) < 34)
     throw InvalidArgument("--synthetic-size must be WxH with both sides >= 34 (MAD's minimum)");
-  const std::size_t pairs = datasets::write_synthetic_kadid(a.dir, spec, [](int done, int total) {
-    std::fprintf(stderr, "\rmad eval: writing references %d/%d", done, total);
-  });
+  const bool quiet = a.quiet;
+  const std::size_t pairs = datasets::write_synthetic_kadid(
+      a.dir, spec,
+      [quiet](int done, int total) {
+        if (!quiet) std::fprintf(stderr, "\rmad eval: writing references %d/%d", done, total);
+      },
+      a.force);
   std::fprintf(stderr,
-               "\nmad eval: wrote %zu %s pairs (%dx%d, KADID-10k layout, invented scores) to %s\n",
-               pairs, spec.colour ? "RGB" : "gray", spec.width, spec.height, a.dir.c_str());
+               "%smad eval: wrote %zu %s pairs (%dx%d, KADID-10k layout, invented scores) to %s\n",
+               quiet ? "" : "\n", pairs, spec.colour ? "RGB" : "gray", spec.width, spec.height, a.dir.c_str());
   return kExitOk;
 }
 
@@ -64,7 +68,9 @@ void refuse_idle_options(const CLI::App& cmd, const EvalArgs& a) {
                                                   "--synthetic-types",
                                                   "--synthetic-colour",
                                                   "--synthetic-size",
-                                                  "--threads"};
+                                                  "--threads",
+                                                  "--force",
+                                                  "--quiet"};
   for (const CLI::Option* opt : cmd.get_options()) {
     if (opt->count() == 0) continue;
     const std::string name = opt->get_name();
@@ -117,6 +123,7 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   c.overwrite = a.force;
   c.json = a.json;
   c.html = a.html;
+  if (a.quiet) c.log = nullptr;
   c.limit = a.limit;
   c.runner.gpus = a.gpus;
   c.runner.workers_per_gpu = a.workers_per_gpu;
@@ -128,6 +135,9 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   c.bootstrap.seed = a.seed;
   const datasets::EvalReport report = datasets::run_evaluation(c);
   std::cout << datasets::report_to_text(report) << std::flush;
+  if (!a.quiet)
+    std::fprintf(stderr, "mad eval: one row per pair in %s\n",
+                 report.settings.results_file.c_str());
   if (report.counts.not_run)
     std::fprintf(stderr, "mad eval: %zu pair(s) not run (--limit); continue with --resume\n",
                  report.counts.not_run);
@@ -142,26 +152,47 @@ Subcommand add_eval_command(CLI::App& root) {
       "eval",
       "Score an IQA dataset in its published layout (TID2013/2008, KADID-10k, CSIQ, LIVE, "
       "or a CSV manifest) and report SROCC, KROCC, PLCC and RMSE with bootstrap intervals");
-  cmd->add_option("DIR", a->dir, "Dataset folder as published")->required();
+  cmd->add_option("DIR", a->dir, "Dataset folder as published")->required()->type_name("DIR");
   cmd->add_option("--dataset", a->dataset,
                   "auto | tid2013 | tid2008 | kadid10k | csiq | live | csv")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->group("Dataset");
   cmd->add_option("--manifest", a->manifest,
-                  "CSV manifest (ref,dist,score[,type,level]; relative to DIR) for --dataset csv, "
-                  "or CSIQ's DMOS sheet exported as CSV (image,dst_type,dst_lev,dmos)");
+                  "CSV manifest (ref,dist,score[,type,level]; paths in it relative to its own "
+                  "folder) for --dataset csv, "
+                  "or CSIQ's DMOS sheet exported as CSV (image,dst_type,dst_lev,dmos)")
+      ->group("Dataset")
+      ->type_name("FILE");
   cmd->add_flag("--higher-is-better", a->higher_better,
-                "Manifest scores are MOS-like (higher = better quality)");
+                "Manifest scores are MOS-like (higher = better quality)")
+      ->group("Dataset");
   cmd->add_flag("--lower-is-better", a->lower_better,
-                "Manifest scores are DMOS-like (higher = worse quality)");
-  cmd->add_option("--out", a->out, "Results CSV, one flushed row per pair")->capture_default_str();
+                "Manifest scores are DMOS-like (higher = worse quality)")
+      ->group("Dataset");
+  cmd->add_option("-o,--out", a->out,
+                  "Results CSV, one flushed row per pair (default: "
+                  "results_<layout>_<folder>_<hash>.csv here, one file per dataset)")
+      ->type_name("FILE")
+      ->group("Output");
   cmd->add_flag("--resume", a->resume,
-                "Skip the pairs already scored in --out (failed ones are retried)");
-  cmd->add_flag("--force", a->force, "Replace an existing --out instead of refusing");
+                "Skip the pairs already scored in --out (failed ones are retried)")
+      ->group("Output");
+  cmd->add_flag("--force", a->force,
+                "Replace an existing --out instead of refusing (with --make-synthetic: write "
+                "into a folder that is not empty)")
+      ->group("Output");
   cmd->add_option("--json", a->json,
-                  "Write the summary (statistics, settings, timing, missing images) as JSON");
+                  "Write the summary (statistics, settings, timing, missing images) as JSON")
+      ->group("Output")
+      ->type_name("FILE");
   cmd->add_option(
       "--html", a->html,
-      "Write a self-contained HTML report (scatter with the fitted curve, per-type table)");
+      "Write a self-contained HTML report (scatter with the fitted curve, per-type table)")
+      ->group("Output")
+      ->type_name("FILE");
+  cmd->add_flag("-q,--quiet", a->quiet,
+                "No progress bar or notes on stderr (the report still prints)")
+      ->group("Output");
   add_scoring_options(
       *cmd, a->scoring,
       {"GPU A5 variant (see mad score --list-variants)",
@@ -169,42 +200,54 @@ Subcommand add_eval_command(CLI::App& root) {
        "GPU memory one image shape may use per GPU, e.g. 8GiB (default: the free memory)"});
   cmd->add_option("--gpus", a->gpus, "CUDA workers, one per GPU (0 = every visible GPU)")
       ->capture_default_str()
-      ->check(decimal_in_range(0, 1024, "0 uses every visible GPU"));
+      ->check(decimal_in_range(0, 1024, "0 uses every visible GPU"))
+      ->group("Workers");
   cmd->add_option("--workers-per-gpu", a->workers_per_gpu,
                   "CUDA workers sharing each GPU, each with its own thread and slots: one "
                   "pair's host work then runs beside another's")
       ->capture_default_str()
-      ->check(decimal_in_range(1, 16, "leave it out for one"));
+      ->check(decimal_in_range(1, 16, "leave it out for one"))
+      ->group("Workers");
   cmd->add_option("--cpu-workers", a->cpu_workers,
                   "CPU backend: pairs scored side by side (each also uses --threads)")
       ->capture_default_str()
-      ->check(decimal_in_range(1, 1024, "leave it out for one"));
+      ->check(decimal_in_range(1, 1024, "leave it out for one"))
+      ->group("Workers");
   cmd->add_option("--limit", a->limit, "Score at most N new pairs (then --resume continues)")
       ->check(decimal_in_range(1, std::numeric_limits<long long>::max(),
-                               "leave --limit out to score every pair"));
+                               "leave --limit out to score every pair"))
+      ->group("Scoring");
   cmd->add_option("--threads", a->threads, "CPU threads (default: all cores)")
-      ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"));
+      ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"))
+      ->group("Scoring");
   cmd->add_option("--bootstrap", a->resamples, "Bootstrap resamples (by reference image)")
       ->capture_default_str()
-      ->check(decimal_in_range(1, 10000000, "1000 is the default"));
+      ->check(decimal_in_range(1, 10000000, "1000 is the default"))
+      ->group("Statistics");
   cmd->add_option("--seed", a->seed, "Bootstrap seed")
       ->capture_default_str()
-      ->check(decimal_in_range(0, std::numeric_limits<std::uint64_t>::max(), "any 64-bit seed"));
+      ->check(decimal_in_range(0, std::numeric_limits<std::uint64_t>::max(), "any 64-bit seed"))
+      ->group("Statistics");
   cmd->add_flag("--make-synthetic", a->make_synthetic,
-                "Write a synthetic dataset (KADID-10k layout, invented scores) into DIR and exit");
+                "Write a synthetic dataset (KADID-10k layout, invented scores) into DIR and exit")
+      ->group("Synthetic dataset");
   cmd->add_option("--synthetic-refs", a->synthetic_refs,
                   "References of --make-synthetic (x types x 5 levels pairs each)")
       ->capture_default_str()
-      ->check(decimal_in_range(1, 99, "40 is the default"));
+      ->check(decimal_in_range(1, 99, "40 is the default"))
+      ->group("Synthetic dataset");
   cmd->add_option("--synthetic-types", a->synthetic_types,
                   "Distortion types of --make-synthetic: the first N of 25 KADID-10k-like "
                   "types (25 with 81 references: KADID-10k's 10,125 pairs)")
       ->capture_default_str()
-      ->check(decimal_in_range(1, 25, "5 is the default"));
+      ->check(decimal_in_range(1, 25, "5 is the default"))
+      ->group("Synthetic dataset");
   cmd->add_flag("--synthetic-colour", a->synthetic_colour,
-                "RGB images for --make-synthetic (KADID-10k's format; default gray)");
+                "RGB images for --make-synthetic (KADID-10k's format; default gray)")
+      ->group("Synthetic dataset");
   cmd->add_option("--synthetic-size", a->synthetic_size, "Image size of --make-synthetic, WxH")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->group("Synthetic dataset");
   return {cmd, [a, cmd] { return run(*cmd, *a); }};
 }
 

@@ -102,19 +102,28 @@ void refuse_gpu_options_on_cpu(const CLI::App& cmd, const BackendChoice& choice,
 }
 
 void add_scoring_options(CLI::App& cmd, ScoringArgs& into, const GpuOptionHelp& gpu_help) {
-  cmd.add_option("--backend", into.backend, "auto | cpu | cuda")->capture_default_str();
+  cmd.add_option("--backend", into.backend, "auto | cpu | cuda")
+      ->capture_default_str()
+      ->group("Scoring");
   cmd.add_option("--mad-version", into.version,
                  "2011 (x200 on d_detect, the final release) | 2010 (April 2010)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->group("Scoring");
   cmd.add_option("--input-class", into.input_class,
                  "auto | uint8 | double (uint8: 255 takes the luminance of 254, as the original "
                  "on imread arrays)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->group("Scoring");
   cmd.add_option("--precision", into.precision, "GPU arithmetic: double (faithful) | float (fast)")
-      ->capture_default_str();
-  cmd.add_option("--a5", into.a5, gpu_help.a5);
-  cmd.add_option("--det-variant", into.det_variant, gpu_help.det_variant);
-  cmd.add_option("--gpu-memory-limit", into.gpu_memory_limit, gpu_help.gpu_memory_limit);
+      ->capture_default_str()
+      ->group("Scoring");
+  cmd.add_option("--a5", into.a5, gpu_help.a5)->type_name("VARIANT")->group("GPU only");
+  cmd.add_option("--det-variant", into.det_variant, gpu_help.det_variant)
+      ->type_name("VARIANT")
+      ->group("GPU only");
+  cmd.add_option("--gpu-memory-limit", into.gpu_memory_limit, gpu_help.gpu_memory_limit)
+      ->type_name("SIZE")
+      ->group("GPU only");
 }
 
 ScoreOptions to_score_options(const ScoringArgs& args) {

@@ -1,5 +1,7 @@
 // `mad`: score image pairs with MAD, run the preprocessing kernels, benchmark, evaluate.
-// main() only wires the subcommands and maps exceptions to the documented exit codes.
+// main() only wires the subcommands and maps exceptions to the documented exit codes
+// (common/error.h; docs/cli.md "Exit codes"): 2 for the command line, 3 for input, 4 for the
+// GPU, 5 when some pairs failed, 1 for an internal error.
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -7,22 +9,29 @@
 
 #include "common/error.h"
 #include "tools/cli_commands.h"
+#include "tools/cli_help.h"
 
 int main(int argc, char** argv) {
   CLI::App app{
       "mad: the Most Apparent Distortion image quality metric (Larson & Chandler), "
-      "on the CPU and CUDA GPUs"};
+      "on the CPU and CUDA GPUs",
+      "mad"};
+  mad::cli::install_help_formatter(app);
   app.require_subcommand(1);
   app.set_version_flag("--version", "mad 0.1.0");
+  app.footer("Run 'mad help SUBCOMMAND' or 'mad SUBCOMMAND --help' for its options.\n");
   std::vector<mad::cli::Subcommand> commands = {
       mad::cli::add_score_command(app),
       mad::cli::add_kernel_command(app),
       mad::cli::add_bench_command(app),
       mad::cli::add_eval_command(app),
   };
+  if (const auto rc = mad::cli::handle_before_parse(app, argc, argv)) return *rc;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
+    if (dynamic_cast<const CLI::ExtrasError*>(&e))  // words CLI11 did not expect
+      if (const auto rc = mad::cli::explain_unknown_option(app, argc, argv)) return *rc;
     const int rc = app.exit(e);
     return rc == 0 ? mad::kExitOk : mad::kExitUsage;
   }

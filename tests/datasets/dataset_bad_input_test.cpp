@@ -72,7 +72,7 @@ TEST(BadInput, KadidAndCsiqAndManifestNameTheLine) {
              "csiq_dmos.csv:2: dst_lev must be a positive integer");
 
   ReadOptions o;
-  o.manifest = "manifest.csv";
+  o.manifest = d.path("csv/manifest.csv");  // from the working folder, as any path
   d.write("csv/manifest.csv",
           "# higher_is_better: true\nref,dist,score\na.png,b.png,1\n\"c.png,d.png,2\n");
   expect_has(read_error(d, "csv", DatasetKind::Csv, o),
@@ -91,7 +91,7 @@ TEST(BadInput, ManifestWithoutADirectionIsRefused) {
   const test::TinyDatasets d("bad_direction");
   d.write("csv/manifest.csv", "ref,dist,mos\na.png,b.png,1\n");
   ReadOptions o;
-  o.manifest = "manifest.csv";
+  o.manifest = d.path("csv/manifest.csv");  // from the working folder, as any path
   EXPECT_THROW(read_dataset(d.path("csv"), DatasetKind::Csv, o), InvalidArgument);
   o.higher_is_better = true;
   EXPECT_EQ(read_dataset(d.path("csv"), DatasetKind::Csv, o).score_name, "mos");

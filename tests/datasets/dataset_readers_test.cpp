@@ -152,7 +152,7 @@ TEST(LiveMat, RealignedScoresWinAndInfoMustAgreeWithRefnames) {
 
 TEST_F(Readers, ManifestResolvesRelativePathsAndTakesItsDirection) {
   ReadOptions o;
-  o.manifest = "manifest.csv";
+  o.manifest = dir("csv") + "/manifest.csv";  // from the working folder, as any path
   const Dataset d = read_dataset(dir("csv"), DatasetKind::Csv, o);
   ASSERT_EQ(d.entries.size(), 9u);
   EXPECT_TRUE(d.higher_is_better);  // "# higher_is_better: true"

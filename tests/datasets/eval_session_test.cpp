@@ -89,7 +89,7 @@ TEST_F(EvalSession, LimitThenResumeFinishesWithoutRedoingPairs) {
   ASSERT_EQ(rows_before.size(), 4u);
 
   c.limit = 0;
-  EXPECT_THROW(run_evaluation(c), InputError);  // an existing results file is not replaced
+  EXPECT_THROW(run_evaluation(c), InvalidArgument);  // not replaced: --resume or --force decide
   c.resume = true;
   const EvalReport second = run_evaluation(c);
   EXPECT_EQ(second.counts.finished_before, 3u);
@@ -125,7 +125,7 @@ TEST_F(EvalSession, AnInterruptedRowIsScoredAgainOnResume) {
 
 TEST_F(EvalSession, MissingAndBrokenImagesAreCountedListedAndRetried) {
   EvalConfig c = config("csv");
-  c.read.manifest = "manifest.csv";  // lists I02_11_03.png, which does not exist
+  c.read.manifest = data_.path("csv/manifest.csv");  // lists I02_11_03.png, which is absent
   data_.write("kadid10k/images/I01_01_02.png", "not an image\n");
   c.json = data_.path("summary.json");
   const EvalReport r = run_evaluation(c);

@@ -69,6 +69,42 @@ TEST_F(PairsListTest, MalformedRowsCarryTheirErrorAndDoNotStopTheList) {
   EXPECT_FALSE(rows[0].error.empty());
   EXPECT_FALSE(rows[1].error.empty());
   EXPECT_TRUE(rows[2].error.empty());
+  // A malformed row keeps what it holds, as written, so that its result row can be found.
+  EXPECT_EQ(rows[0].ref, "only_one");
+  EXPECT_EQ(rows[0].line, 2);
+  EXPECT_EQ(rows[1].ref, "\"unterminated,x");
+  EXPECT_EQ(rows[1].line, 3);
+}
+
+// Issue 28: the column names IQA tools use are headers, not a first pair that fails.
+TEST_F(PairsListTest, KnownHeadersAndTabs) {
+  for (const char* text : {"reference,distorted\nr.png,d.png\n", "REF_PATH,x,DIST_PATH\nr.png,1,d.png\n",
+                           "ref\tdist\nr.png\td.png\n", "r.png\td.png\n",
+                           "# list\n\nr.png , d.png, 3.5\n"}) {
+    SCOPED_TRACE(text);
+    const auto rows = read_pairs_list(write(text));
+    ASSERT_EQ(rows.size(), 1u);
+    EXPECT_TRUE(rows[0].error.empty()) << rows[0].error;
+    EXPECT_EQ(rows[0].ref, (dir_ / "r.png").string());
+    EXPECT_EQ(rows[0].dist, (dir_ / "d.png").string());
+  }
+}
+
+TEST_F(PairsListTest, AnUnknownShapeIsRefusedNamingTheColumns) {
+  const struct {
+    const char* text;
+    const char* needle;
+  } cases[] = {
+      {"image_a,image_b\nr.png,d.png\n", "list.csv:1: found 2 columns: 'image_a', 'image_b';"},
+      {"\n# c\nr.png\n", "list.csv:3: found 1 column: 'r.png';"},
+      {"a\tb\tc\n", "found 3 columns: 'a', 'b', 'c' (tab-separated)"},
+      {"\"open,d.png\n", "list.csv:1: unterminated quoted field"},
+  };
+  for (const auto& c : cases) {
+    const std::string path = write(c.text);
+    const std::string m = test::thrown_message<InputError>([&] { read_pairs_list(path); });
+    EXPECT_NE(m.find(c.needle), std::string::npos) << m;
+  }
 }
 
 TEST(PairsList, MissingListIsAnInputError) {

@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "datasets/csv.h"
 #include "datasets/results_file.h"
+#include "datasets/results_settings.h"
 #include "tests/support/test_support.h"
 
 namespace mad::datasets {
@@ -64,17 +65,18 @@ TEST_F(ResultsFile, RowsRoundTripAndFailuresAreNotFinished) {
   ASSERT_EQ(log.finished.size(), 2u);
   EXPECT_EQ(log.failed_rows, 1u);
   EXPECT_FALSE(log.dropped_partial_line);
-  const FinishedRow& r = log.finished.at({"refs/r.png", "d1.png"});
+  const FinishedRow& r = *log.find({"refs/r.png", "d1.png"});
   EXPECT_EQ(r.mad, 12.5);
   EXPECT_EQ(r.mad_version, "2011");
   EXPECT_EQ(r.fields.back(), "2");
   EXPECT_EQ(r.fields[r.fields.size() - 2], "noise, white");
-  EXPECT_EQ(log.finished.at({"refs/r.png", "d3.png"}).mad, 0.25);
+  EXPECT_EQ(log.find({"refs/r.png", "d3.png"})->mad, 0.25);
+  EXPECT_EQ(log.find({"refs/r.png", "d2.png"}), nullptr);  // failed: not finished
 }
 
 TEST_F(ResultsFile, RefusesToReplaceAnExistingFileUnlessAsked) {
   { ResultsWriter::create(path_, false); }
-  EXPECT_THROW(ResultsWriter::create(path_, false), InputError);
+  EXPECT_THROW(ResultsWriter::create(path_, false), InvalidArgument);  // --resume/--force decide
   EXPECT_NO_THROW(ResultsWriter::create(path_, true));
 }
 
@@ -125,6 +127,86 @@ TEST_F(ResultsFile, ResumeKeepsFinishedRowsDropsTheRestAndAppends) {
   EXPECT_EQ(after.failed_rows, 0u);
   EXPECT_FALSE(after.dropped_partial_line);
   EXPECT_FALSE(fs::exists(path_ + ".tmp"));
+}
+
+// mad score --pairs rows carry their list line: a pair named on several lines keeps a row per
+// line, and resume rewrites every finished row in its order (before, one row per pair).
+TEST_F(ResultsFile, PairsRowsKeepTheirLinesAndResumeKeepsEveryRow) {
+  const ScoreResult a = result(1.5), b = result(2.5);
+  {
+    ResultsWriter w = ResultsWriter::create(path_, false, ResultsKind::Pairs);
+    w.write(pairs_csv_row("r.png", "d.png", &a, "", "requested", 2));
+    w.write(pairs_csv_row("r.png", "d.png", &b, "", "requested", 3));
+    w.write(pairs_csv_row("x", "", nullptr, "expected a reference", "requested", 4));
+    w.write(pairs_csv_row("r.png", "d.png", &a, "", "requested", 5));
+  }
+  const ResultsLog log = read_results_file(path_, ResultsKind::Pairs);
+  ASSERT_EQ(log.rows.size(), 3u);
+  EXPECT_EQ(log.duplicate_rows, 2u);
+  EXPECT_EQ(log.failed_rows, 1u);
+  EXPECT_EQ(log.rows[1].line, 3);
+  EXPECT_EQ(log.rows[1].mad, 2.5);
+  EXPECT_EQ(log.rows[2].line, 5);
+  { ResultsWriter::resume(path_, log, ResultsKind::Pairs); }
+  const ResultsLog again = read_results_file(path_, ResultsKind::Pairs);
+  ASSERT_EQ(again.rows.size(), 3u);
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(again.rows[i].fields, log.rows[i].fields);
+  // A file of an older mad, without the line column, still reads (its rows have line 0).
+  std::vector<std::string> header = results_header(ResultsKind::Pairs);
+  header.pop_back();
+  std::vector<std::string> old_row = pairs_csv_row("r.png", "d.png", &a, "", "", 0);
+  old_row.pop_back();
+  std::ofstream(path_) << join_csv(header) << "\n" << join_csv(old_row) << "\n";
+  const ResultsLog legacy = read_results_file(path_, ResultsKind::Pairs);
+  ASSERT_EQ(legacy.rows.size(), 1u);
+  EXPECT_EQ(legacy.rows[0].line, 0);
+  EXPECT_EQ(legacy.rows[0].ref, "r.png");
+}
+
+// A full disk: the message names the system's reason (before: "error while writing" alone).
+TEST_F(ResultsFile, AFailedWriteNamesTheSystemsReason) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  fs::create_symlink("/dev/full", dir_ / "full.csv");
+  const std::string m = test::thrown_message<InputError>(
+      [&] { ResultsWriter::create((dir_ / "full.csv").string(), true); });
+  EXPECT_NE(m.find("full.csv': No space left on device"), std::string::npos) << m;
+}
+
+// mad eval's sidecar records the dataset; --resume refuses another one, and a sidecar of an
+// older mad without it.
+TEST_F(ResultsFile, SettingsRecordTheDatasetAndRefuseAnother) {
+  RunSettings s = run_settings(ScoreOptions{}, Backend::Cpu);
+  set_dataset(s, "kadid10k", dir_.string(), 1000);
+  write_settings(path_, s);
+  const auto back = read_settings(path_);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->dataset, "kadid10k");
+  EXPECT_EQ(back->dataset_folder, fs::canonical(dir_).string());
+  EXPECT_EQ(back->dataset_pairs, "1000");
+  EXPECT_NO_THROW(require_same_settings(path_, s));
+  RunSettings other = s;
+  set_dataset(other, "kadid10k", (dir_ / "other").string(), 1000);
+  std::string m = test::thrown_message<InvalidArgument>([&] { require_same_settings(path_, other); });
+  EXPECT_NE(m.find("holds the rows of kadid10k in " + fs::canonical(dir_).string() + " (1000 pairs)"),
+            std::string::npos)
+      << m;
+  RunSettings unnamed = s;
+  unnamed.dataset = unnamed.dataset_folder = unnamed.dataset_pairs = "";
+  write_settings(path_, unnamed);  // as an older mad wrote it: no dataset keys
+  EXPECT_EQ(read_settings(path_)->dataset, "");
+  m = test::thrown_message<InvalidArgument>([&] { require_same_settings(path_, s); });
+  EXPECT_NE(m.find("does not record which dataset"), std::string::npos) << m;
+  EXPECT_NO_THROW(require_same_settings(path_, unnamed));  // mad score --pairs records none
+}
+
+TEST(ResultsSettings, DefaultResultsNamesDifferPerFolder) {
+  const std::string a = default_results_name("kadid10k", "/data/a/kadid");
+  EXPECT_EQ(a, default_results_name("kadid10k", "/data/a/kadid/"));
+  EXPECT_EQ(a.rfind("results_kadid10k_kadid_", 0), 0u) << a;
+  EXPECT_EQ(a.size(), std::string("results_kadid10k_kadid_12345678.csv").size()) << a;
+  EXPECT_NE(a, default_results_name("kadid10k", "/data/b/kadid"));
+  EXPECT_NE(a, default_results_name("tid2013", "/data/a/kadid"));
+  EXPECT_EQ(default_results_name("csv", "/x/my set").find(' '), std::string::npos);
 }
 
 }  // namespace

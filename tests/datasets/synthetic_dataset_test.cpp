@@ -78,5 +78,27 @@ TEST(SyntheticDataset, WritesKadidsLayoutInColour) {
   EXPECT_THROW(write_synthetic_kadid(dir.string(), spec), InvalidArgument);
 }
 
+// The file names are KADID-10k's: a folder that holds anything is refused before a file is
+// written (a real KADID-10k copy would be overwritten), unless overwrite is asked for.
+TEST(SyntheticDataset, RefusesAFolderThatHoldsAnything) {
+  const auto dir = test::fresh_scratch_dir("synthetic_refuse");
+  std::ofstream(dir / "dmos.csv") << "dist_img,ref_img,dmos,var\nmine.png,I01.png,3,0\n";
+  SyntheticSpec spec;
+  spec.references = 1;
+  spec.types = 1;
+  spec.width = spec.height = 34;
+  const std::string m =
+      test::thrown_message<InvalidArgument>([&] { write_synthetic_kadid(dir.string(), spec); });
+  EXPECT_NE(m.find("is not empty (1 entries, e.g. 'dmos.csv')"), std::string::npos) << m;
+  EXPECT_FALSE(std::filesystem::exists(dir / "images"));
+  std::ifstream kept(dir / "dmos.csv");
+  std::string first, second;
+  std::getline(kept, first);
+  std::getline(kept, second);
+  EXPECT_EQ(second, "mine.png,I01.png,3,0");
+  EXPECT_EQ(write_synthetic_kadid(dir.string(), spec, {}, /*overwrite=*/true), 5u);
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace mad::datasets

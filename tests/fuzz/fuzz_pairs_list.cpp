@@ -1,6 +1,6 @@
 // libFuzzer target: the `mad score --pairs LIST.csv` reader (datasets/pairs_list.h, with the
 // CSV splitter of datasets/csv.h). read_pairs_list takes a path, so the input is written to a
-// scratch file first. A list must give rows (malformed rows carry an error and no paths) or an
+// scratch file first. A list must give rows (malformed rows carry an error and their raw fields) or an
 // InputError; rows come in file order with 1-based line numbers.
 // Seeds: tests/fuzz/corpus/pairs_list/.
 #include <cstddef>

@@ -170,7 +170,19 @@ std::vector<Row> score_rows(const std::string& pair) {
          ok(r);
          EXPECT_EQ(text("out.csv").rfind("ref,dist,mad", 0), 0u);
        }},
-      {"--force", "--force " + pair, false, "no --out was given"},
+      {"--force", "--force " + pair, false, "neither was given"},
+      {"--reference", "--backend cpu --distorted dist.png --reference ref.png", false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(r.out.find("MAD "), r.out.npos);
+       }},
+      {"--distorted", "--reference ref.png", false, "REF and DIST"},
+      {"--quiet", "--backend cpu --pairs list.csv --out out.csv -q", false, "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_EQ(r.out, "");  // without -q: "mad: 2 pairs scored, ..."
+         EXPECT_EQ(lines(text("out.csv")), 3u);
+       }},
       {"--resume", "--resume --out out.csv " + pair, false, "one pair is simply scored again"},
       {"--pairs", "--backend cpu --pairs list.csv", false, "",
        [](auto& r) {
@@ -198,7 +210,7 @@ TEST_F(OptionEffects, Score) {
   const std::string pairs = "score --backend cpu --pairs list.csv --out out.csv";
   fs::remove(dir_ / "out.csv");
   ok(mad(pairs));
-  EXPECT_EQ(mad(pairs).exit_code, kExitInput);
+  EXPECT_EQ(mad(pairs).exit_code, kExitUsage);  // --resume or --force decide
   ok(mad(pairs + " --force"));
   const auto resumed = mad(pairs + " --resume");
   ok(resumed);
@@ -224,18 +236,24 @@ std::vector<Row> eval_rows() {
          EXPECT_NE(r.out.find("SROCC"), r.out.npos);
        }},
       {"--dataset", "--dataset tid2013", false, "", [](auto& r) { EXPECT_EQ(r.exit_code, 3); }},
-      {"--manifest", "--manifest manifest.csv --lower-is-better --json sum.json", false, "",
+      {"--manifest", "--manifest data/manifest.csv --lower-is-better --json sum.json", false, "",
        [summary](auto&) { EXPECT_EQ(summary()["dataset"]["name"], "csv"); }},
-      {"--higher-is-better", "--manifest manifest.csv --higher-is-better --json sum.json", false,
+      {"--higher-is-better", "--manifest data/manifest.csv --higher-is-better --json sum.json", false,
        "",
        [summary](auto&) { EXPECT_EQ(summary()["dataset"]["subjective_higher_is_better"], true); }},
       {"--manifest", "--dataset kadid10k --manifest manifest.csv", false, "drop --manifest"},
       {"--higher-is-better", "--higher-is-better", false, "fixes its own score direction"},
-      {"--lower-is-better", "--manifest manifest.csv --lower-is-better --higher-is-better", false,
+      {"--lower-is-better", "--manifest data/manifest.csv --lower-is-better --higher-is-better", false,
        "not both"},
       {"--out", "", false, "", [results](auto&) { EXPECT_EQ(lines(results()), 4u); }},
       {"--resume", "--resume --force", false, "not both"},
       {"--force", "--force", false, "", [](auto& r) { ok(r); }},
+      {"--quiet", "-q", false, "",
+       [](auto& r) {
+         ok(r);  // without -q, notes such as "mad eval: one row per pair in out.csv"
+         EXPECT_EQ(r.out.find("mad eval:"), r.out.npos) << r.out;
+         EXPECT_NE(r.out.find("SROCC"), r.out.npos);
+       }},
       {"--json", "--json sum.json", false, "",
        [summary](auto&) { EXPECT_TRUE(summary().contains("settings")); }},
       {"--html", "--html rep.html", false, "",
