@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iostream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -19,6 +20,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/gpu_info.h"
 #include "common/image_io.h"
 #include "tests/support/test_support.h"
 #include "tools/cli_commands.h"
@@ -113,6 +115,23 @@ void ok(const test::CommandResult& r) {
   ASSERT_EQ(r.exit_code, 0) << r.out;
 }
 
+// --threads 1 leaves the scoring on the main thread: traced, `mad ARGS` starts no thread (on two
+// cores and more the default starts workers: 10 on this project's 2-core CI). Where strace is
+// missing the row says so and checks the exit code only.
+void expect_no_thread_started(const std::string& args) {
+  if (test::run_command("command -v strace >/dev/null").exit_code != 0) {
+    std::cout << "strace is not installed: the thread count of --threads 1 is not checked\n";
+    return;
+  }
+  const fs::path trace = g_dir / "threads.trace";
+  const test::CommandResult r =
+      test::run_command("cd '" + g_dir.string() + "' && strace -f -qq -e trace=clone,clone3 -o '" +
+                        trace.string() + "' " + MAD_BINARY + " " + args + " > /dev/null 2>&1");
+  ASSERT_EQ(r.exit_code, 0) << args;
+  EXPECT_EQ(text("threads.trace").find("clone"), std::string::npos) << text("threads.trace");
+  fs::remove(trace);
+}
+
 // The rows of `mad score`. Base: no options but the pair (or --pairs) each row adds.
 std::vector<Row> score_rows(const std::string& pair) {
   const auto j = [](const test::CommandResult& r) {
@@ -153,16 +172,34 @@ std::vector<Row> score_rows(const std::string& pair) {
          EXPECT_EQ(j(r)["precision"], "float");
        }},
       {"--precision", "--backend cpu --precision float " + pair, false, "--backend cpu was given"},
-      {"--a5", "--a5 any " + pair, true, "--a5 picks a GPU kernel"},
-      {"--det-variant", "--det-variant any " + pair, true, "--det-variant picks a GPU kernel"},
-      {"--gpu-memory-limit", "--gpu-memory-limit 8GiB " + pair, true, "limits GPU memory",
-       [](auto& r) { ok(r); }},
+      // GPU-only rows name a non-default variant, so the record shows the option's choice.
+      {"--a5", "--a5 a5-direct --json " + pair, true, "--a5 picks a GPU kernel",
+       [j](auto& r) {
+         ok(r);
+         EXPECT_EQ(j(r)["a5_variant"], "a5-direct");
+       }},
+      {"--det-variant", "--det-variant det-original --pairs list.csv --out out.csv", true,
+       "--det-variant picks a GPU kernel",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(text("out.csv.settings").find("det_variant=det-original"), std::string::npos);
+       }},
+      // 1 KiB holds no pair: the limit is what stops it.
+      {"--gpu-memory-limit", "--gpu-memory-limit 1KiB " + pair, true, "limits GPU memory",
+       [](auto& r) {
+         EXPECT_NE(r.exit_code, 0) << r.out;
+         EXPECT_NE(r.out.find("--gpu-memory-limit allows"), std::string::npos) << r.out;
+       }},
       {"--maps", "--backend cpu --maps maps " + pair, false, "",
        [](auto& r) {
          ok(r);
          EXPECT_FALSE(text("maps/map_hi.png").empty());
        }},
-      {"--threads", "--backend cpu --threads 1 " + pair, false, "", [](auto& r) { ok(r); }},
+      {"--threads", "--backend cpu --threads 1 " + pair, false, "",
+       [pair](auto& r) {
+         ok(r);
+         expect_no_thread_started("score --backend cpu --threads 1 " + pair);
+       }},
       {"--threads", "--backend cpu --threads 0 " + pair, false, "leave --threads out"},
       {"--threads", "--backend cpu --threads -2 " + pair, false, "outside [1,"},
       {"--out", "--backend cpu --out out.csv " + pair, false, "",
@@ -198,7 +235,16 @@ std::vector<Row> score_rows(const std::string& pair) {
            EXPECT_TRUE(nlohmann::json::parse(line).contains("mad")) << line;
          EXPECT_EQ(objects, 2);
        }},
-      {"--list-variants", "--list-variants", false, "", [](auto& r) { ok(r); }},
+      {"--list-variants", "--list-variants", false, "",
+       [](auto& r) {
+         ok(r);
+         if (!gpu_backend_compiled()) {
+           EXPECT_NE(r.out.find("no CUDA backend"), std::string::npos) << r.out;
+           return;
+         }
+         for (const char* v : {"a5-fast", "a5-direct", "det-original"})
+           EXPECT_NE(r.out.find(v), std::string::npos) << v << "\n" << r.out;
+       }},
       {"--list-variants", "--list-variants --json", false, "takes no other argument"},
   };
 }
@@ -235,7 +281,11 @@ std::vector<Row> eval_rows() {
          ok(r);
          EXPECT_NE(r.out.find("SROCC"), r.out.npos);
        }},
-      {"--dataset", "--dataset tid2013", false, "", [](auto& r) { EXPECT_EQ(r.exit_code, 3); }},
+      {"--dataset", "--dataset tid2013", false, "",
+       [](auto& r) {  // a KADID folder read as TID2013: its files are not found
+         EXPECT_EQ(r.exit_code, 3) << r.out;
+         EXPECT_NE(r.out.find("TID layout"), std::string::npos) << r.out;
+       }},
       {"--manifest", "--manifest data/manifest.csv --lower-is-better --json sum.json", false, "",
        [summary](auto&) { EXPECT_EQ(summary()["dataset"]["name"], "csv"); }},
       {"--higher-is-better", "--manifest data/manifest.csv --higher-is-better --json sum.json", false,
@@ -247,7 +297,14 @@ std::vector<Row> eval_rows() {
        "not both"},
       {"--out", "", false, "", [results](auto&) { EXPECT_EQ(lines(results()), 4u); }},
       {"--resume", "--resume --force", false, "not both"},
-      {"--force", "--force", false, "", [](auto& r) { ok(r); }},
+      // A first run of one pair, then --force over it: all three pairs, not the one kept.
+      {"--force",
+       "eval data --backend cpu --out out.csv --limit 1 && " + std::string(MAD_BINARY) +
+           " eval data --backend cpu --out out.csv --force",
+       false, "", [results](auto& r) {
+         ok(r);
+         EXPECT_EQ(lines(results()), 4u);
+       }},
       {"--quiet", "-q", false, "",
        [](auto& r) {
          ok(r);  // without -q, notes such as "mad eval: one row per pair in out.csv"
@@ -262,14 +319,35 @@ std::vector<Row> eval_rows() {
        [results](auto&) { EXPECT_NE(results().find(",2010,"), std::string::npos); }},
       {"--backend", "--json sum.json", false, "",
        [summary](auto&) { EXPECT_EQ(summary()["settings"]["backend_reason"], "requested"); }},
-      {"--precision", "--precision float", true, "needs the CUDA backend"},
+      // The GPU-only rows leave the base's --backend cpu out: with a device they take effect,
+      // recorded in the settings file; without one they are refused.
+      {"--precision", "eval data --out out.csv --precision float", true, "needs the CUDA backend",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(text("out.csv.settings").find("precision=float"), std::string::npos);
+       }},
       {"--input-class", "--input-class double", false, "",
        [](auto&) {
          EXPECT_NE(text("out.csv.settings").find("input_class=double"), std::string::npos);
        }},
-      {"--a5", "--a5 any", true, "--a5 picks a GPU kernel"},
-      {"--det-variant", "--det-variant any", true, "--det-variant picks a GPU kernel"},
-      {"--gpu-memory-limit", "--gpu-memory-limit 8GiB", true, "limits GPU memory"},
+      {"--a5", "eval data --out out.csv --a5 a5-direct", true, "--a5 picks a GPU kernel",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(text("out.csv.settings").find("a5_variant=a5-direct"), std::string::npos);
+       }},
+      {"--det-variant", "eval data --out out.csv --det-variant det-original", true,
+       "--det-variant picks a GPU kernel",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(text("out.csv.settings").find("det_variant=det-original"), std::string::npos);
+       }},
+      {"--gpu-memory-limit", "eval data --out out.csv --gpu-memory-limit 1KiB", true,
+       "limits GPU memory",
+       [results](auto& r) {  // no pair fits: each fails, saying why
+         EXPECT_NE(r.exit_code, 0) << r.out;
+         EXPECT_NE((r.out + results()).find("--gpu-memory-limit allows"), std::string::npos)
+             << r.out;
+       }},
       {"--gpus", "--gpus 1", false, "--gpus sets the CUDA workers"},
       {"--gpus", "--gpus -1", false, "outside [0,"},
       {"--workers-per-gpu", "--workers-per-gpu 2", false,
@@ -281,7 +359,13 @@ std::vector<Row> eval_rows() {
       {"--limit", "--limit 1", false, "", [results](auto&) { EXPECT_EQ(lines(results()), 2u); }},
       {"--limit", "--limit -1", false, "leave --limit out"},
       {"--limit", "--limit 0", false, "leave --limit out"},
-      {"--threads", "--threads 1", false, "", [](auto& r) { ok(r); }},
+      {"--threads", "--threads 1 --json sum.json", false, "",
+       [summary](auto& r) {
+         ok(r);
+         EXPECT_NE(summary()["settings"]["devices"][0].get<std::string>().find("up to 1 threads"),
+                   std::string::npos)
+             << summary()["settings"]["devices"];
+       }},
       {"--threads", "--threads 0", false, "leave --threads out"},
       {"--bootstrap", "--bootstrap 7 --json sum.json", false, "",
        [summary](auto&) { EXPECT_EQ(summary()["settings"]["bootstrap"]["resamples"], 7); }},
@@ -448,9 +532,28 @@ std::vector<Row> bench_rows() {
          EXPECT_NE(r.out.find("the seed's window loop"), std::string::npos) << r.out;
        }},
       {"--nick-cpu", "--nick-cpu fast", false, "--nick-cpu"},
-      {"--repeat", "--repeat 3", false, "", [](auto& r) { ok(r); }},
+      {"--repeat", "bench --quick --kernels gray --sizes 40x36 --repeat 7 --format json", false, "",
+       [](auto& r) {  // every row, CPU and GPU: the quick budget alone gives the CPU rows 2
+         ok(r);
+         const auto doc = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+         ASSERT_FALSE(doc["rows"].empty());
+         for (const auto& row : doc["rows"]) EXPECT_EQ(row["runs"], 7) << row.dump();
+       }},
       {"--repeat", "--repeat 0", false, "leave --repeat out"},
-      {"--precision", "--precision float", false, "", [](auto& r) { ok(r); }},
+      {"--precision", "--precision float", false, "--kernels selects none of them"},
+      {"--precision", "bench --quick --kernels fft --sizes 40x36 --precision float --format json",
+       true, "only the CPU reference runs",
+       [](auto& r) {
+         ok(r);
+         const auto doc = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+         int gpu_rows = 0;
+         for (const auto& row : doc["rows"])
+           if (row["backend"] == "cuda") {
+             ++gpu_rows;
+             EXPECT_EQ(row["precision"], "float");
+           }
+         EXPECT_GT(gpu_rows, 0);
+       }},
       {"--precision", "--precision half", false, "--precision"},
       {"--format", "--format csv", false, "",
        [](auto& r) {

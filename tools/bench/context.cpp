@@ -2,6 +2,7 @@
 // measurement is turned into a note, and how a variant's launch shape is read off its name.
 #include <algorithm>
 #include <exception>
+#include <limits>
 #include <regex>
 
 #include "common/error.h"
@@ -76,8 +77,11 @@ void BenchContext::add_cpu_rows(const BenchRow& proto, const std::function<void(
     row.threads = one_thread ? 1 : thread_count();
     // The all-threads measurement follows the one-thread one on the same data, which has
     // warmed it already: a second warm-up call would only cost time (seconds at 8192x8192).
-    apply_measurement(row,
-                      time_cpu_budget(fn, {config.cpu_max_runs, config.cpu_budget_s}, one_thread));
+    // --repeat N fixes the count: N timed calls whatever they cost.
+    const CpuBudget budget = config.cpu_runs > 0
+                                 ? CpuBudget{config.cpu_runs, std::numeric_limits<double>::infinity()}
+                                 : CpuBudget{config.cpu_max_runs, config.cpu_budget_s};
+    apply_measurement(row, time_cpu_budget(fn, budget, one_thread));
     add(std::move(row));
   }
 }

@@ -37,7 +37,7 @@ BenchRow to_row(const PipelineBenchRow& p, int warmup) {
     r.device_bytes = static_cast<double>(p.device_bytes);
     r.device_bytes_per_pair =
         p.device_bytes_per_pair > 0 ? static_cast<double>(p.device_bytes_per_pair) : kMissing;
-    r.note = p.mode == "single" ? "CudaScorer, one pair at a time: upload + both stages + read-back"
+    r.note = p.mode == "single" ? "mad::Scorer (a batch of depth one), one pair at a time: upload + both stages + read-back"
                                 : "BatchScorer, overlapped slots; time per pair over a batch";
   }
   return r;
@@ -58,7 +58,7 @@ void run_pipeline_group(BenchContext& ctx) {
     o.batch_pairs = c.quick ? 4 : 64;
     o.distinct_inputs = c.quick ? 3 : 5;  // odd: never a multiple of the slots (2 or 4)
     o.cpu = c.quick || static_cast<long long>(s.width) * s.height <= 1080LL * 800;
-    o.cpu_runs = c.quick ? 1 : 2;
+    o.cpu_runs = c.cpu_runs > 0 ? c.cpu_runs : c.quick ? 1 : 2;  // --repeat fixes it
     ctx.guarded("pipeline " + format_size(s.width, s.height), [&] {
       for (const PipelineBenchRow& p : bench_pipeline(o)) ctx.add(to_row(p, c.gpu_warmup));
     });

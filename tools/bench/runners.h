@@ -26,6 +26,14 @@
 
 namespace mad::bench {
 
+// The groups whose GPU rows run in a chosen precision (--precision); the others have one
+// element type of their own (u8 kernels, the convolution's u8 and float, combine's double).
+inline const std::vector<std::string>& precision_groups() {
+  static const std::vector<std::string> groups = {"detection", "a5",         "csf",     "fft",
+                                                  "log_gabor", "appearance", "pipeline"};
+  return groups;
+}
+
 // Every group, in the order they run and are reported.
 inline const std::vector<std::string>& bench_groups() {
   static const std::vector<std::string> groups = {
@@ -46,6 +54,7 @@ struct BenchConfig {
   int gpu_runs = 21;          // timed GPU runs per measurement (--repeat)
   int cpu_max_runs = 10;      // CPU: at most this many timed calls ...
   double cpu_budget_s = 0.5;  // ... or until this much time was spent (at least one call)
+  int cpu_runs = 0;           // --repeat: exactly this many timed CPU calls (0: the budget)
   int transfer_runs = 5;
   bool quick = false;
   bool gpu = false;                   // CUDA compiled in and a device present
