@@ -41,13 +41,42 @@ double quantile_sorted(const std::vector<double>& sorted, double p) {
   return sorted[i] + (h - static_cast<double>(i)) * (sorted[i + 1] - sorted[i]);
 }
 
+std::vector<std::size_t> draw_clusters(std::size_t clusters, std::uint64_t seed, int r) {
+  std::uint64_t state = seed ^ (0xD1B54A32D192ED03ull * (static_cast<std::uint64_t>(r) + 1));
+  std::vector<std::size_t> drawn(clusters);
+  for (auto& d : drawn) d = uniform_index(state, clusters);
+  return drawn;
+}
+
+void check_bootstrap_options(const BootstrapOptions& options) {
+  if (options.resamples < 1) throw InvalidArgument("bootstrap: resamples must be positive");
+  if (!(options.level > 0 && options.level < 1))
+    throw InvalidArgument("bootstrap: level must be in (0, 1)");
+}
+
+std::vector<Interval> percentile_intervals(const std::vector<double>& draws, std::size_t k,
+                                           double level) {
+  std::vector<Interval> out(k);
+  if (k == 0) return out;
+  const std::size_t resamples = draws.size() / k;
+  const double tail = 0.5 * (1.0 - level);
+  for (std::size_t j = 0; j < k; ++j) {
+    std::vector<double> v;
+    for (std::size_t r = 0; r < resamples; ++r) {
+      const double d = draws[r * k + j];
+      if (std::isfinite(d)) v.push_back(d);
+    }
+    std::sort(v.begin(), v.end());
+    out[j] = {quantile_sorted(v, tail), quantile_sorted(v, 1.0 - tail)};
+  }
+  return out;
+}
+
 std::vector<Interval> bootstrap_by_cluster(
     const std::vector<int>& cluster_of, std::size_t statistic_count,
     const BootstrapOptions& options,
     const std::function<std::vector<double>(const std::vector<std::size_t>&)>& statistics) {
-  if (options.resamples < 1) throw InvalidArgument("bootstrap: resamples must be positive");
-  if (!(options.level > 0 && options.level < 1))
-    throw InvalidArgument("bootstrap: level must be in (0, 1)");
+  check_bootstrap_options(options);
   // Members of each cluster, clusters in order of first appearance.
   std::map<int, std::size_t> slot;
   std::vector<std::vector<std::size_t>> members;
@@ -61,31 +90,16 @@ std::vector<Interval> bootstrap_by_cluster(
                             std::numeric_limits<double>::quiet_NaN());
   if (!members.empty()) {
     parallel_for(options.resamples, [&](int r) {
-      std::uint64_t state =
-          options.seed ^ (0xD1B54A32D192ED03ull * (static_cast<std::uint64_t>(r) + 1));
       std::vector<std::size_t> indices;
       indices.reserve(cluster_of.size() + cluster_of.size() / 4);
-      for (std::size_t c = 0; c < members.size(); ++c) {
-        const auto& m = members[uniform_index(state, members.size())];
-        indices.insert(indices.end(), m.begin(), m.end());
-      }
+      for (const std::size_t c : draw_clusters(members.size(), options.seed, r))
+        indices.insert(indices.end(), members[c].begin(), members[c].end());
       const std::vector<double> s = statistics(indices);
       if (s.size() != k) throw InvalidArgument("bootstrap: statistics returned the wrong count");
       std::copy(s.begin(), s.end(), draws.begin() + static_cast<std::ptrdiff_t>(r) * k);
     });
   }
-  std::vector<Interval> out(k);
-  const double tail = 0.5 * (1.0 - options.level);
-  for (std::size_t j = 0; j < k; ++j) {
-    std::vector<double> v;
-    for (int r = 0; r < options.resamples; ++r) {
-      const double d = draws[static_cast<std::size_t>(r) * k + j];
-      if (std::isfinite(d)) v.push_back(d);
-    }
-    std::sort(v.begin(), v.end());
-    out[j] = {quantile_sorted(v, tail), quantile_sorted(v, 1.0 - tail)};
-  }
-  return out;
+  return percentile_intervals(draws, k, options.level);
 }
 
 }  // namespace mad::datasets

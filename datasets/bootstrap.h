@@ -32,6 +32,20 @@ std::vector<Interval> bootstrap_by_cluster(
     const BootstrapOptions& options,
     const std::function<std::vector<double>(const std::vector<std::size_t>&)>& statistics);
 
+// The clusters resample r draws: `clusters` slots (0 .. clusters-1, slot = order of first
+// appearance in cluster_of), with replacement, in draw order. bootstrap_by_cluster lists the
+// members of these slots in this order; callers that compute their statistics from the draws
+// directly (iqa_stats.cpp) see the very same resamples.
+std::vector<std::size_t> draw_clusters(std::size_t clusters, std::uint64_t seed, int r);
+
+// Throws InvalidArgument unless resamples >= 1 and level in (0, 1).
+void check_bootstrap_options(const BootstrapOptions& options);
+
+// Percentile intervals from `draws` (resample r's statistic j at r * k + j): per statistic,
+// the non-finite draws are left out and the type-7 quantiles at (1 -+ level) / 2 taken.
+std::vector<Interval> percentile_intervals(const std::vector<double>& draws, std::size_t k,
+                                           double level);
+
 // Type-7 (linear interpolation) quantile of sorted data, p in [0, 1].
 double quantile_sorted(const std::vector<double>& sorted, double p);
 

@@ -57,4 +57,12 @@ GroupStats group_stats(const std::string& name, const std::vector<Observation>& 
 EvalStats evaluate_agreement(const std::vector<Observation>& observations,
                              const StatsOptions& options);
 
+// The same statistics by the straightforward algorithm (iqa_stats_reference.cpp): each resample
+// materialised, sorted and fitted on its own, groups one after another. Slow; kept as the
+// oracle that tests and tools/stats_bench compare the fast path with.
+GroupStats group_stats_reference(const std::string& name, const std::vector<Observation>& obs,
+                                 int expected_sign, const BootstrapOptions& bootstrap);
+EvalStats evaluate_agreement_reference(const std::vector<Observation>& observations,
+                                       const StatsOptions& options);
+
 }  // namespace mad::datasets

@@ -13,10 +13,6 @@ namespace mad::datasets {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-// LM stops when an iteration lowers the SSE by less than this fraction. PLCC and RMSE are
-// reported to 4 decimals; 1e-7 leaves them unchanged to ~8 digits against MINPACK's default
-// (1.5e-8) and stops the fit sooner, which matters 1000 times over in the bootstrap.
-constexpr double kRelativeSseTolerance = 1e-7;
 
 // Residuals q(x_i) - y_i and their analytic Jacobian, on standardised data.
 struct Logistic5Functor : Eigen::DenseFunctor<double> {
@@ -65,6 +61,32 @@ void mean_std(const std::vector<double>& v, double& mean, double& sd) {
 
 }  // namespace
 
+LogisticParams FitFrame::to_frame(const LogisticParams& s) const {
+  return {s[0] / sy, s[1] * sx, (s[2] - mx) / sx, s[3] * sx / sy, (s[4] + s[3] * mx - my) / sy};
+}
+
+LogisticParams FitFrame::to_caller(const LogisticParams& b) const {
+  return {sy * b[0], b[1] / sx, mx + sx * b[2], sy * b[3] / sx,
+          my + sy * b[4] - sy * b[3] * mx / sx};
+}
+
+FitFrame make_fit_frame(const std::vector<double>& x, const std::vector<double>& y) {
+  if (x.size() != y.size()) throw InvalidArgument("make_fit_frame: samples of different lengths");
+  FitFrame f;
+  if (x.empty()) return f;
+  mean_std(x, f.mx, f.sx);
+  mean_std(y, f.my, f.sy);
+  if (!(f.sx > 0)) f.sx = 1.0;
+  if (!(f.sy > 0)) f.sy = 1.0;
+  f.xs.resize(x.size());
+  f.ys.resize(y.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    f.xs[i] = (x[i] - f.mx) / f.sx;
+    f.ys[i] = (y[i] - f.my) / f.sy;
+  }
+  return f;
+}
+
 double logistic5(const LogisticParams& b, double x) {
   return b[0] * (0.5 - 1.0 / (1.0 + std::exp(b[1] * (x - b[2])))) + b[3] * x + b[4];
 }
@@ -78,6 +100,7 @@ LogisticFit fit_logistic5(const std::vector<double>& x, const std::vector<double
   mean_std(x, mx, sx);
   mean_std(y, my, sy);
   if (!(sx > 0) || !(sy > 0)) return out;  // a constant sample has no trend to fit
+  const FitFrame frame{mx, sx, my, sy, {}, {}};
   std::vector<double> xs(x.size()), ys(y.size());
   for (std::size_t i = 0; i < x.size(); ++i) {
     xs[i] = (x[i] - mx) / sx;
@@ -95,9 +118,9 @@ LogisticFit fit_logistic5(const std::vector<double>& x, const std::vector<double
   std::vector<Eigen::VectorXd> starts;
   if (start) {
     // The caller's parameters in this sample's standardised units (inverse of the map below).
-    const LogisticParams& s = *start;
+    const LogisticParams s = frame.to_frame(*start);
     Eigen::VectorXd b(5);
-    b << s[0] / sy, s[1] * sx, (s[2] - mx) / sx, s[3] * sx / sy, (s[4] + s[3] * mx - my) / sy;
+    b << s[0], s[1], s[2], s[3], s[4];
     if (b.allFinite()) starts.push_back(b);
   } else {
     for (const double slope : {0.5, 1.5, 4.0}) {
@@ -118,8 +141,7 @@ LogisticFit fit_logistic5(const std::vector<double>& x, const std::vector<double
     if (std::isfinite(s) && s < best_sse) best_sse = s, best = cand, linear = false;
   }
   // Back to the caller's units: y = my + sy * q'((x - mx) / sx).
-  out.beta = {sy * best[0], best[1] / sx, mx + sx * best[2], sy * best[3] / sx,
-              my + sy * best[4] - sy * best[3] * mx / sx};
+  out.beta = frame.to_caller(best);
   out.ok = true;
   out.linear = linear;
   out.sse = sse_of(out.beta, x, y);

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
+#include <optional>
 #include <vector>
 
 namespace mad::datasets {
@@ -35,6 +37,11 @@ constexpr int kMinFitPoints = 6;
 LogisticFit fit_logistic5(const std::vector<double>& x, const std::vector<double>& y,
                           const LogisticParams* start = nullptr);
 constexpr int kMaxEvaluations = 200;
+// Levenberg-Marquardt stops when a step's actual and predicted reductions of the SSE are both
+// below this fraction of it (MINPACK's ftol). PLCC and RMSE are reported to 4 decimals; 1e-7
+// leaves them unchanged to ~8 digits and stops sooner, which matters 1000 times over in the
+// bootstrap.
+constexpr double kRelativeSseTolerance = 1e-7;
 
 struct FittedAgreement {
   double plcc = 0.0;  // Pearson r between q(x) and y
@@ -45,5 +52,31 @@ struct FittedAgreement {
 // Fits q and evaluates PLCC and RMSE of q(x) against y. NaN for both when the fit is not ok.
 FittedAgreement plcc_rmse_after_fit(const std::vector<double>& x, const std::vector<double>& y,
                                     const LogisticParams* start = nullptr);
+
+// A sample prepared once for many weighted refits (the bootstrap's resamples of it): its
+// observations standardised by the full sample's means and standard deviations, for
+// conditioning. sx and sy are 1 where the full sample is constant.
+struct FitFrame {
+  double mx = 0.0, sx = 1.0, my = 0.0, sy = 1.0;
+  std::vector<double> xs, ys;
+  // Parameters between the caller's units and the frame's: y = my + sy q'((x - mx) / sx).
+  LogisticParams to_frame(const LogisticParams& b) const;
+  LogisticParams to_caller(const LogisticParams& b) const;
+};
+FitFrame make_fit_frame(const std::vector<double>& x, const std::vector<double>& y);
+
+// plcc_rmse_after_fit(bx, by, &start) for the resample (bx, by) that holds the frame's
+// observation rows[k] weight[k] times (logistic_refit.cpp): the same family, start and stopping
+// tolerance, so the same minimum to within that tolerance; but each
+// iteration is one pass over the distinct rows accumulating the 5x5 normal equations, instead
+// of a QR of the whole materialised resample. Answers only where that minimum is certain:
+// std::nullopt when the fit did not converge (within 80 passes), the straight line wins, or the
+// curve runs off to a step or a cubic (no finite minimum: where a fit stops then depends on its
+// path, so only fit_logistic5 itself gives its answer); the caller then runs plcc_rmse_after_fit.
+// Not ok (PLCC, RMSE NaN) below kMinFitPoints or on a constant x or y, as fit_logistic5.
+std::optional<FittedAgreement> refit_logistic5_weighted(const FitFrame& frame,
+                                                        const std::vector<std::size_t>& rows,
+                                                        const std::vector<double>& weight,
+                                                        const LogisticParams& start);
 
 }  // namespace mad::datasets
