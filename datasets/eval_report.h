@@ -73,6 +73,9 @@ std::string report_to_text(const EvalReport& r);
 // logistic, the per-type table, the settings and the timing.
 std::string report_to_html(const EvalReport& r);
 
+// Every group's interval_warning (iqa_stats.h), overall first; empty without statistics.
+std::vector<std::string> interval_warnings(const EvalReport& r);
+
 // "0.9123" for finite values, "-" for NaN (tables).
 std::string format_stat(double v, int decimals = 4);
 

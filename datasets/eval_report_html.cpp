@@ -113,7 +113,7 @@ std::string report_to_html(const EvalReport& r) {
     << "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
     << "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
     << "text-align:right}td:first-child,th:first-child{text-align:left}tr.all{font-weight:bold}"
-    << ".ci{color:#666;font-size:90%}.note{color:#555}</style></head><body>\n";
+    << ".ci{color:#666;font-size:90%}.note{color:#555}.warn{color:#a40}</style></head><body>\n";
   h << "<h1>MAD on " << html_escape(r.dataset) << "</h1>\n<p class=\"note\">" << html_escape(r.root)
     << " &mdash; run started " << html_escape(r.started) << "</p>\n<p>"
     << html_escape(sign_convention(r)) << "</p>\n";
@@ -129,6 +129,8 @@ std::string report_to_html(const EvalReport& r) {
       << group_row(r.stats.overall, true);
     for (const auto& g : r.stats.per_type) h << group_row(g, false);
     h << "</table>\n";
+    for (const auto& w : interval_warnings(r))
+      h << "<p class=\"warn\">Warning: " << html_escape(w) << "</p>\n";
   }
   const auto& s = r.settings;
   const auto& c = r.counts;

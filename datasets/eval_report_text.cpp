@@ -56,6 +56,16 @@ std::string format_stat(double v, int decimals) {
   return buf;
 }
 
+std::vector<std::string> interval_warnings(const EvalReport& r) {
+  std::vector<std::string> out;
+  if (!r.have_stats) return out;
+  std::vector<const GroupStats*> groups = {&r.stats.overall};
+  for (const auto& g : r.stats.per_type) groups.push_back(&g);
+  for (const GroupStats* g : groups)
+    if (std::string w = interval_warning(*g); !w.empty()) out.push_back(w);
+  return out;
+}
+
 double pairs_per_second(const EvalReport& r) {
   return r.score_seconds > 0
              ? static_cast<double>(r.counts.scored_now + r.counts.failed_now) / r.score_seconds
@@ -125,6 +135,7 @@ nlohmann::json report_to_json(const EvalReport& r) {
   for (const auto& f : r.failures)
     j["failures"].push_back({{"ref", f.ref}, {"dist", f.dist}, {"error", f.error}});
   j["notes"] = r.notes;
+  j["warnings"] = interval_warnings(r);
   return j;
 }
 
@@ -158,6 +169,7 @@ std::string report_to_text(const EvalReport& r) {
   out += buf;
   out += row(r.stats.overall);
   for (const auto& g : r.stats.per_type) out += row(g);
+  for (const auto& w : interval_warnings(r)) out += "warning: " + w + "\n";
   return out;
 }
 

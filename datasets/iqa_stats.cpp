@@ -141,6 +141,13 @@ void run_groups(std::vector<GroupPlan>& plans,
 
 }  // namespace
 
+std::string interval_warning(const GroupStats& g) {
+  if (g.pairs < 2 || g.references >= kFewestIntervalReferences) return "";
+  return "'" + g.name + "': its 95% intervals resample only " + std::to_string(g.references) +
+         " reference image(s), fewer than " + std::to_string(kFewestIntervalReferences) +
+         ": too few distinct resamples for a meaningful interval";
+}
+
 GroupStats group_stats(const std::string& name, const std::vector<Observation>& obs,
                        int expected_sign, const BootstrapOptions& bootstrap) {
   std::vector<GroupPlan> plans;

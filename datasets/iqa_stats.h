@@ -50,6 +50,15 @@ struct EvalStats {
   std::vector<GroupStats> per_type;  // sorted by type label; empty when no entry has a type
 };
 
+// Below this many references the bootstrap by reference has too few distinct resamples for a
+// percentile interval to mean much: k references give C(2k-1, k) of them (2 give 3: each one
+// twice or both once, so the interval collapses onto two or three values; 9 give 24,310).
+constexpr std::size_t kFewestIntervalReferences = 10;
+
+// The reports' warning for a group whose interval rests on fewer than kFewestIntervalReferences
+// references, "" otherwise (and for a group without an interval).
+std::string interval_warning(const GroupStats& g);
+
 // One group's statistics with their intervals.
 GroupStats group_stats(const std::string& name, const std::vector<Observation>& obs,
                        int expected_sign, const BootstrapOptions& bootstrap);
