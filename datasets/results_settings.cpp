@@ -37,6 +37,7 @@ const Field kFields[] = {
     {"dataset", "", &RunSettings::dataset, true},
     {"dataset_folder", "", &RunSettings::dataset_folder, true},
     {"dataset_pairs", "", &RunSettings::dataset_pairs, true},
+    {"shard", "--shard", &RunSettings::shard, true},
 };
 
 std::string dataset_text(const RunSettings& s) {
@@ -138,10 +139,12 @@ void require_same_settings(const std::string& results_path, const RunSettings& n
                           " is missing: an older mad, or the file was moved without it), so "
                           "--resume cannot check that its scores match this run's" +
                           proceed);
+  const auto shown = [](const std::string& v) { return v.empty() ? std::string("(none)") : v; };
   for (const Field& f : kFields)
     if (*f.option && (*before).*f.member != now.*f.member)
       throw InvalidArgument("'" + results_path + "' was made with " + f.option + " " +
-                            (*before).*f.member + "; this run uses " + now.*f.member +
+                            shown((*before).*f.member) + "; this run uses " +
+                            shown(now.*f.member) +
                             ": resume with the same setting, pass --force to replace the file, "
                             "or write to another --out");
   if (now.dataset.empty()) return;
@@ -156,6 +159,16 @@ void require_same_settings(const std::string& results_path, const RunSettings& n
                           "; this run reads " + dataset_text(now) +
                           ": --resume never mixes two datasets in one file; write to another "
                           "--out (or leave --out out: each dataset then has its own file)");
+}
+
+std::string first_difference(const RunSettings& a, const RunSettings& b) {
+  for (const Field& f : kFields)
+    if (*f.option && f.member != &RunSettings::shard && a.*f.member != b.*f.member)
+      return std::string(f.option) + " " + a.*f.member + " against " + b.*f.member;
+  if (a.dataset != b.dataset || a.dataset_folder != b.dataset_folder ||
+      a.dataset_pairs != b.dataset_pairs)
+    return "the dataset " + dataset_text(a) + " against " + dataset_text(b);
+  return "";
 }
 
 }  // namespace mad::datasets

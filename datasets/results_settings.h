@@ -24,6 +24,9 @@ struct RunSettings {
   // The dataset of a `mad eval` run (empty for `mad score --pairs`, whose rows carry their
   // list's line numbers instead): layout name, absolute folder, pairs listed.
   std::string dataset, dataset_folder, dataset_pairs;
+  // `mad score --pairs --shard I/N`: "I/N" (the list is then recorded as the dataset
+  // "pairs-list", so that `mad merge` can check the shards against it); "" = the whole list.
+  std::string shard;
 };
 
 // The settings of a run of `options` on the resolved `backend`.
@@ -50,5 +53,10 @@ std::optional<RunSettings> read_settings(const std::string& results_path);
 // "results.csv holds the rows of kadid10k in /data/a (1000 pairs); this run reads ...") or
 // says the settings are unknown, and how to proceed.
 void require_same_settings(const std::string& results_path, const RunSettings& now);
+
+// The first setting in which `a` and `b` differ, as "--precision float against double" (the
+// dataset as "the list /a (9 pairs) against /b (9 pairs)"); "" when they agree. The shard is
+// not compared.
+std::string first_difference(const RunSettings& a, const RunSettings& b);
 
 }  // namespace mad::datasets

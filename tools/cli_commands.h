@@ -23,5 +23,6 @@ Subcommand add_score_command(CLI::App& root);   // tools/cli_score.cpp
 Subcommand add_kernel_command(CLI::App& root);  // tools/cli_kernel.cpp
 Subcommand add_bench_command(CLI::App& root);   // tools/cli_bench.cpp
 Subcommand add_eval_command(CLI::App& root);    // tools/cli_eval.cpp
+Subcommand add_merge_command(CLI::App& root);   // tools/cli_merge.cpp
 
 }  // namespace mad::cli

@@ -14,6 +14,7 @@
 #include "common/parallel.h"
 #include "datasets/csv.h"
 #include "datasets/pairs_list.h"
+#include "datasets/pairs_shard.h"
 #include "datasets/results_file.h"
 #include "datasets/results_settings.h"
 #include "mad/variants.h"
@@ -30,7 +31,7 @@ namespace mad::cli {
 namespace {
 
 struct ScoreArgs {
-  std::string ref, dist, pairs, out, maps_dir;
+  std::string ref, dist, pairs, out, maps_dir, shard;
   ScoringArgs scoring;
   bool json = false, force = false, resume = false, quiet = false;
   bool list_variants = false;
@@ -137,21 +138,46 @@ int run_pairs(const CLI::App& cmd, const ScoreArgs& a) {
   // The list is checked before --out is touched: the first pass reads every row (a list of
   // unknown columns fails on its first row), matches a resumed file's rows to their lines and
   // counts the rows left (for the progress bar); the second scores them.
-  PairsOutput output({a.out, a.json, a.resume, a.force, a.quiet},
-                     datasets::run_settings(options, choice.backend));
-  std::size_t total = 0, skipped = 0;
+  // --shard: this run's rows only, and the shard and the list recorded for --resume and merge.
+  datasets::RunSettings settings = datasets::run_settings(options, choice.backend);
+  const datasets::ShardSpec shard =
+      a.shard.empty() ? datasets::ShardSpec{} : datasets::parse_shard(a.shard);
+  std::optional<datasets::ShardPlan> plan;
+  // A shard reads the list by its absolute path, so its rows name absolute paths: the tasks of
+  // a job array, and `mad merge`, may run in other folders.
+  const std::string list_path =
+      shard.whole() ? a.pairs : std::filesystem::absolute(a.pairs).lexically_normal().string();
+  if (!shard.whole()) {
+    plan.emplace(list_path, shard.count);
+    datasets::set_dataset(settings, "pairs-list", list_path, plan->rows());
+    settings.shard = datasets::to_string(shard);
+  }
+  const auto in_shard = [&](const datasets::PairRow& row) {
+    return !plan || plan->shard_of(row.ref) == shard.index;
+  };
+  PairsOutput output({a.out, a.json, a.resume, a.force, a.quiet}, settings);
+  std::size_t total = 0, skipped = 0, listed = 0;
   {
-    datasets::PairsListReader count(a.pairs);
-    for (datasets::PairRow row; count.next(row);) {
+    datasets::PairsListReader count(list_path);
+    for (datasets::PairRow row; count.next(row); ++listed) {
+      if (!in_shard(row)) continue;
       ++total;
       skipped += output.take_finished(row);
     }
-    if (total == 0)
+    if (listed == 0)
       throw InputError("no pairs in " + a.pairs +
                        (count.had_header() ? " (a header and no rows)" : " (it is empty)"));
   }
+  if (plan && !a.quiet)
+    std::fprintf(stderr, "mad: shard %s: %zu of the list's %zu pairs (%.0f Mpixel of %.0f)\n",
+                 a.shard.c_str(), total, listed, plan->pixels()[shard.index - 1] / 1e6,
+                 [&] {
+                   double all = 0;
+                   for (double p : plan->pixels()) all += p;
+                   return all / 1e6;
+                 }());
   output.open(a.pairs);
-  datasets::PairsListReader list(a.pairs);
+  datasets::PairsListReader list(list_path);
 
   EngineOptions engine;
   engine.score = options;
@@ -173,7 +199,7 @@ int run_pairs(const CLI::App& cmd, const ScoreArgs& a) {
     lines.clear();
     datasets::PairRow row;
     while (jobs.size() < kPairsPerChunk && (more = list.next(row))) {
-      if (output.finished(row.line)) continue;
+      if (!in_shard(row) || output.finished(row.line)) continue;
       jobs.push_back({jobs.size(), std::move(row.ref), std::move(row.dist), std::move(row.error)});
       lines.push_back(row.line);
     }
@@ -214,6 +240,8 @@ void refuse_idle_options(const CLI::App& cmd, const ScoreArgs& a) {
     if (!a.ref.empty() || !a.dist.empty())
       throw InvalidArgument("give either REF DIST or --pairs LIST.csv, not both");
     if (!a.maps_dir.empty()) throw InvalidArgument("--maps is not available with --pairs");
+  } else if (!a.shard.empty()) {
+    throw InvalidArgument("--shard splits the list of --pairs LIST, and no --pairs was given");
   }
 }
 
@@ -235,6 +263,11 @@ Subcommand add_score_command(CLI::App& root) {
                   "columns of paths; tabs also separate; relative paths resolve against the "
                   "list's folder")
       ->type_name("LIST")
+      ->group("Input");
+  cmd->add_option("--shard", args->shard,
+                  "Score shard I of N of --pairs (1-based): pairs sharing a reference stay "
+                  "together, shares balanced by pixels; join the shards' --out with mad merge")
+      ->type_name("I/N")
       ->group("Input");
   cmd->add_option("-o,--out", args->out,
                   "Results file: CSV, or JSON Lines with --json (default: standard output); "

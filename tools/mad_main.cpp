@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
       mad::cli::add_kernel_command(app),
       mad::cli::add_bench_command(app),
       mad::cli::add_eval_command(app),
+      mad::cli::add_merge_command(app),
   };
   if (const auto rc = mad::cli::handle_before_parse(app, argc, argv)) return *rc;
   try {

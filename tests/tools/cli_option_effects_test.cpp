@@ -214,6 +214,13 @@ std::vector<Row> score_rows(const std::string& pair) {
          EXPECT_NE(r.out.find("MAD "), r.out.npos);
        }},
       {"--distorted", "--reference ref.png", false, "REF and DIST"},
+      {"--shard", "--backend cpu --pairs list.csv --shard 2/2 --out out.csv", false, "",
+       [](auto& r) {
+         EXPECT_NE(r.exit_code, kExitUsage) << r.out;
+         EXPECT_NE(text("out.csv.settings").find("shard=2/2\n"), std::string::npos);
+       }},
+      {"--shard", "--shard 1/2 " + pair, false, "no --pairs was given"},
+      {"--shard", "--backend cpu --pairs list.csv --shard 3/2", false, "is not I/N"},
       {"--quiet", "--backend cpu --pairs list.csv --out out.csv -q", false, "",
        [](auto& r) {
          ok(r);

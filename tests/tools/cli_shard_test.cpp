@@ -1,0 +1,150 @@
+// Issue 27 item 1: `mad score --pairs LIST --shard I/N`, `mad merge`, and the Slurm job-array
+// script of docs/slurm (run here with SLURM_ARRAY_TASK_ID set by hand, and a stand-in sbatch
+// that records what it is asked). The shards of a list, merged, equal the whole list scored at
+// once (every field but the time, bit for bit in the printed 17 digits, on the CPU).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "common/error.h"
+#include "datasets/csv.h"
+#include "tests/tools/cli_scratch.h"
+
+namespace mad {
+namespace {
+
+using test::has;
+
+// Three references of different sizes (big: 64x64, two pairs; a, b: 40x40, one pair each; c:
+// 40x40, two pairs), a pair named twice and a pair whose image is missing.
+class Shards : public test::CliScratch {
+ protected:
+  void SetUp() override {
+    CliScratch::SetUp();
+    int seed = 10;
+    for (const char* name : {"big", "big_d1", "big_d2"})
+      test::write_random_png(path(std::string(name) + ".png"), 64, 64, seed++);
+    for (const char* name : {"a", "a_d", "b", "b_d", "c", "c_d1", "c_d2"})
+      test::write_random_png(path(std::string(name) + ".png"), 40, 40, seed++);
+    write("list.csv",
+          "ref,dist\na.png,a_d.png\nbig.png,big_d1.png\nc.png,c_d1.png\nb.png,b_d.png\n"
+          "big.png,big_d2.png\nc.png,c_d2.png\nc.png,c_d1.png\nb.png,gone.png\n");
+  }
+  // The whole list by its absolute path (a shard's rows name absolute paths), into whole.csv.
+  std::string whole_run() const {
+    return "score --backend cpu --pairs '" + path("list.csv") + "' --out whole.csv";
+  }
+  // A results CSV's rows without the `seconds` column (times differ run to run).
+  std::vector<std::vector<std::string>> rows_of(const std::string& name) const {
+    std::vector<std::vector<std::string>> out;
+    const auto all = lines(name);
+    const auto header = datasets::split_csv_line(all.at(0));
+    const auto seconds = std::find(header.begin(), header.end(), "seconds") - header.begin();
+    for (const auto& l : all) {
+      auto f = datasets::split_csv_line(l);
+      f.erase(f.begin() + seconds);
+      out.push_back(f);
+    }
+    return out;
+  }
+};
+
+const std::string kScore = "score --backend cpu --pairs list.csv";
+
+
+TEST_F(Shards, MergedShardsEqualTheWholeListAndKeepReferencesTogether) {
+  ASSERT_EQ(mad(whole_run()).exit_code, kExitPartial);
+  std::map<std::string, int> shard_of_ref;
+  std::size_t rows = 0;
+  for (int i = 1; i <= 3; ++i) {
+    const std::string file = "s" + std::to_string(i) + ".csv";
+    const auto r = mad(kScore + " --shard " + std::to_string(i) + "/3 --out " + file);
+    EXPECT_TRUE(r.exit_code == kExitOk || r.exit_code == kExitPartial) << r.out;
+    EXPECT_TRUE(has(read(file + ".settings"), "shard=" + std::to_string(i) + "/3\n"));
+    const auto shard_rows = rows_of(file);
+    for (std::size_t k = 1; k < shard_rows.size(); ++k, ++rows) {
+      const auto [it, fresh] = shard_of_ref.emplace(shard_rows[k][0], i);
+      EXPECT_EQ(it->second, i) << shard_rows[k][0] << " is in two shards";
+    }
+  }
+  EXPECT_EQ(rows, 8u);
+  const auto merged = mad("merge merged.csv s3.csv s1.csv s2.csv");
+  EXPECT_EQ(merged.exit_code, kExitPartial) << merged.out;  // the missing image's row
+  EXPECT_TRUE(has(merged.out, "8 rows of 3 shards in merged.csv (1 failed)")) << merged.out;
+  EXPECT_EQ(rows_of("merged.csv"), rows_of("whole.csv"));
+  EXPECT_FALSE(has(read("merged.csv.settings"), "shard="));
+}
+
+// Balanced by pixels, not rows: the 64x64 reference's two pairs (8192 px) weigh more than four
+// of the 40x40 pairs (1600 px each), so its shard takes 2 rows and the other 6 (by rows: 4 and
+// 4).
+TEST_F(Shards, SharesAreBalancedByPixelsNotRows) {
+  for (int i = 1; i <= 2; ++i)
+    ASSERT_NE(mad(kScore + " --shard " + std::to_string(i) + "/2 --out h" + std::to_string(i) +
+                  ".csv")
+                  .exit_code,
+              kExitUsage);
+  // Groups by weight: c 3 pairs (4800), big 2 (8192), b 2 (3200), a 1 (1600). Heaviest first to
+  // the lighter shard: big -> 1, c -> 2, b -> 2 (8000), a -> 2 (9600): rows 2 against 6.
+  EXPECT_EQ(lines("h1.csv").size(), 1u + 2u);
+  EXPECT_EQ(lines("h2.csv").size(), 1u + 6u);
+}
+
+TEST_F(Shards, ResumeMergeAndOptionsRefuseWhatDoesNotFit) {
+  ASSERT_NE(mad(kScore + " --shard 1/2 --out s1.csv").exit_code, kExitUsage);
+  const auto other = mad(kScore + " --shard 2/2 --out s1.csv --resume");
+  EXPECT_EQ(other.exit_code, kExitUsage) << other.out;
+  EXPECT_TRUE(has(other.out, "made with --shard 1/2; this run uses 2/2")) << other.out;
+  const auto missing = mad("merge m.csv s1.csv");
+  EXPECT_EQ(missing.exit_code, kExitInput) << missing.out;
+  EXPECT_TRUE(has(missing.out, "shard 2/2 is missing")) << missing.out;
+  const auto twice = mad("merge m.csv s1.csv s1.csv");
+  EXPECT_TRUE(has(twice.out, "shard 1/2 is given twice")) << twice.out;
+  ASSERT_NE(mad(kScore + " --shard 2/2 --out s2.csv --mad-version 2010").exit_code, kExitUsage);
+  const auto mixed = mad("merge m.csv s1.csv s2.csv");
+  EXPECT_EQ(mixed.exit_code, kExitInput) << mixed.out;
+  EXPECT_TRUE(has(mixed.out, "--mad-version 2010 against 2011")) << mixed.out;
+  EXPECT_FALSE(exists("m.csv"));
+  for (const char* bad : {"--shard 3/2", "--shard 0/2", "--shard 1of2", "--shard 1/2 --pairs"}) {
+    const auto r = mad(kScore + " " + bad + " --out x.csv");
+    EXPECT_EQ(r.exit_code, kExitUsage) << bad << "\n" << r.out;
+  }
+  EXPECT_TRUE(has(mad("score --shard 1/2 ref.png dist.png").out, "no --pairs was given"));
+}
+
+// The Slurm script as Slurm runs it: each array task with its SLURM_ARRAY_TASK_ID, then the
+// merge job; and, on the login node, the two submissions (a stand-in sbatch records them).
+TEST_F(Shards, SlurmScriptScoresEachTasksShardAndMerges) {
+  const std::string script = std::string(MAD_SOURCE_DIR) + "/docs/slurm/mad-score-shards.sh";
+  const std::string env = "MAD='" + std::string(MAD_BINARY) + "' SLURM_ARRAY_TASK_COUNT=3 ";
+  for (int i = 1; i <= 3; ++i) {
+    const auto task = test::run_command("cd '" + dir_.string() + "' && " + env +
+                                        "SLURM_ARRAY_TASK_ID=" + std::to_string(i) + " '" +
+                                        script + "' list.csv out 3 --backend cpu 2>&1");
+    EXPECT_EQ(task.exit_code, 0) << task.out;  // the failed pair's row is written: not a failure
+  }
+  const auto merge = test::run_command("cd '" + dir_.string() + "' && MAD_MERGE=1 " + env + "'" +
+                                       script + "' list.csv out 3 2>&1");
+  EXPECT_EQ(merge.exit_code, kExitPartial) << merge.out;
+  ASSERT_EQ(mad(whole_run()).exit_code, kExitPartial);
+  EXPECT_EQ(rows_of("out/results.csv"), rows_of("whole.csv"));
+
+  write("bin/sbatch", "#!/bin/sh\necho \"$@\" >> \"$(dirname \"$0\")/calls\"\necho 4242\n");
+  std::filesystem::permissions(path("bin/sbatch"), std::filesystem::perms::owner_all);
+  const auto submit = test::run_command("cd '" + dir_.string() + "' && PATH=\"" + path("bin") +
+                                        ":$PATH\" '" + script + "' list.csv sub 4 --backend cpu 2>&1");
+  EXPECT_EQ(submit.exit_code, 0) << submit.out;
+  EXPECT_TRUE(has(submit.out, "array job 4242 (4 shards), merge job 4242")) << submit.out;
+  const auto calls = lines("bin/calls");
+  ASSERT_EQ(calls.size(), 2u);
+  EXPECT_TRUE(has(calls[0], "--array=1-4 " + script + " " + path("list.csv") + " " +
+                                path("sub") + " 4 --backend cpu"))
+      << calls[0];
+  EXPECT_TRUE(has(calls[1], "--dependency=afterok:4242")) << calls[1];
+  EXPECT_TRUE(has(calls[1], "--wrap=" + script + " " + path("list.csv"))) << calls[1];
+}
+
+}  // namespace
+}  // namespace mad
