@@ -73,6 +73,18 @@ std::string report_to_text(const EvalReport& r);
 // logistic, the per-type table, the settings and the timing.
 std::string report_to_html(const EvalReport& r);
 
+// The report's figure as an SVG element (MAD against the subjective score, coloured by type,
+// the pooled logistic fit thick and each type's thin in its colour); "" without points.
+std::string scatter_svg(const EvalReport& r);
+
+// For a paper (eval_report_paper.cpp): the figure as a standalone SVG file, and the agreement
+// table (overall, then each type: pairs, references, each statistic with its 95% interval) as
+// CSV (RFC 4180, full precision, NaN as an empty field) and as a LaTeX tabular (booktabs rules,
+// 3 decimals). Without statistics the tables have their header only.
+std::string report_figure_svg(const EvalReport& r);
+std::string report_table_csv(const EvalReport& r);
+std::string report_table_latex(const EvalReport& r);
+
 // Every group's interval_warning (iqa_stats.h), overall first; empty without statistics.
 std::vector<std::string> interval_warnings(const EvalReport& r);
 

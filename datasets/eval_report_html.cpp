@@ -29,8 +29,12 @@ double tick_step(double range) {
 constexpr const char* kPalette[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
                                     "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
+}  // namespace
+
+// The figure: every pair, the pooled fit and each type's. Its own SVG element, so the report
+// embeds it and report_figure_svg writes it as a file.
 std::string scatter_svg(const EvalReport& r) {
-  if (r.points.empty()) return "<p>No scored pairs to plot.</p>";
+  if (r.points.empty()) return "";
   const double W = 760, H = 480, L = 64, R = 190, T = 16, B = 48;  // plot margins (legend right)
   double x0 = r.points[0].mad, x1 = x0, y0 = r.points[0].subjective, y1 = y0;
   for (const auto& p : r.points) {
@@ -45,8 +49,8 @@ std::string scatter_svg(const EvalReport& r) {
   const auto px = [&](double x) { return L + (x - x0) / (x1 - x0) * (W - L - R); };
   const auto py = [&](double y) { return H - B - (y - y0) / (y1 - y0) * (H - T - B); };
   std::ostringstream s;
-  s << "<svg width=\"" << W << "\" height=\"" << H << "\" viewBox=\"0 0 " << W << " " << H
-    << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
+  s << "<svg width=\"" << W << "\" height=\"" << H
+    << "\" viewBox=\"0 0 " << W << " " << H << "\" font-family=\"sans-serif\" font-size=\"11\">\n";
   s << "<rect x=\"" << L << "\" y=\"" << T << "\" width=\"" << W - L - R << "\" height=\""
     << H - T - B << "\" fill=\"none\" stroke=\"#444\"/>\n";
   for (double x = x0; x <= x1 + xs * 1e-9; x += xs)
@@ -79,10 +83,35 @@ std::string scatter_svg(const EvalReport& r) {
     }
     s << "\"/>\n";
   }
+  // Each type's own fit, thin and in its points' colour, over the MAD range of its points: a
+  // paper compares how the mapping bends per distortion, which the pooled curve hides.
+  std::map<std::string, std::pair<double, double>> span;
+  for (const auto& p : r.points) {
+    auto [it, fresh] = span.emplace(p.type, std::make_pair(p.mad, p.mad));
+    it->second = {std::min(it->second.first, p.mad), std::max(it->second.second, p.mad)};
+  }
+  if (r.have_stats)
+    for (const auto& g : r.stats.per_type) {
+      if (!g.fit.ok || !span.count(g.name)) continue;
+      const auto [a, b] = span[g.name];
+      s << "<polyline class=\"type-fit\" fill=\"none\" stroke=\"" << colour[g.name]
+        << "\" stroke-width=\"1.2\" points=\"";
+      for (int i = 0; i <= 100; ++i) {
+        const double x = a + (b - a) * i / 100.0;
+        s << num(px(x)) << "," << num(py(std::clamp(logistic5(g.fit.beta, x), y0, y1))) << " ";
+      }
+      s << "\"/>\n";
+    }
   double ly = T + 8;
   s << "<line x1=\"" << W - R + 12 << "\" y1=\"" << ly << "\" x2=\"" << W - R + 30 << "\" y2=\""
     << ly << "\" stroke=\"#000\" stroke-width=\"2\"/><text x=\"" << W - R + 36 << "\" y=\""
     << ly + 4 << "\">logistic fit (all)</text>\n";
+  if (!r.stats.per_type.empty()) {
+    ly += 15;
+    s << "<line x1=\"" << W - R + 12 << "\" y1=\"" << ly << "\" x2=\"" << W - R + 30 << "\" y2=\""
+      << ly << "\" stroke=\"#888\" stroke-width=\"1.2\"/><text x=\"" << W - R + 36 << "\" y=\""
+      << ly + 4 << "\">fit per type (colour)</text>\n";
+  }
   for (const auto& [type, c] : colour) {
     ly += 15;
     s << "<circle cx=\"" << W - R + 21 << "\" cy=\"" << ly << "\" r=\"4\" fill=\"" << c
@@ -92,6 +121,8 @@ std::string scatter_svg(const EvalReport& r) {
   s << "</svg>\n";
   return s.str();
 }
+
+namespace {
 
 std::string cell(const Metric& m) {
   return "<td>" + format_stat(m.value) + "</td><td class=\"ci\">[" + format_stat(m.ci.lo, 3) +
@@ -117,7 +148,8 @@ std::string report_to_html(const EvalReport& r) {
   h << "<h1>MAD on " << html_escape(r.dataset) << "</h1>\n<p class=\"note\">" << html_escape(r.root)
     << " &mdash; run started " << html_escape(r.started) << "</p>\n<p>"
     << html_escape(sign_convention(r)) << "</p>\n";
-  h << scatter_svg(r);
+  const std::string figure = scatter_svg(r);
+  h << (figure.empty() ? "<p>No scored pairs to plot.</p>" : figure);
   h << "<h2>Agreement (95% bootstrap intervals, " << r.settings.bootstrap.resamples
     << " resamples of reference images)</h2>\n";
   if (!r.have_stats) {

@@ -1,7 +1,10 @@
-// The eval report's renderings of the bootstrap's few-references warning (issue 28, item 7):
-// a group whose interval resamples fewer than kFewestIntervalReferences references is named
-// in the JSON summary, the terminal table and the HTML report; one with enough is not.
+// The eval report for a paper (issue 28, item 7): the bootstrap's few-references warning in the
+// JSON summary, the terminal table and the HTML report; per-type fitted curves in the figure;
+// the figure as a standalone SVG; the table as CSV and as LaTeX.
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <sstream>
 
 #include "datasets/eval_report.h"
 
@@ -53,6 +56,79 @@ TEST(IntervalWarning, EveryRenderingCarriesIt) {
   EXPECT_NE(text.find("warning: 'blur'"), std::string::npos);
   const std::string html = report_to_html(r);
   EXPECT_NE(html.find("class=\"warn\">Warning: 'blur'"), std::string::npos);
+}
+
+// Two types with their own fits and points; one statistic NaN; awkward names for CSV and LaTeX.
+EvalReport paper_report() {
+  EvalReport r = report_with(20, 20);
+  r.dataset = "kadid10k";
+  r.score_name = "DMOS";
+  r.stats.per_type[0].name = "white_noise, strong";
+  GroupStats t2;
+  t2.name = "blur";
+  t2.pairs = 30;
+  t2.references = 20;
+  r.stats.per_type.push_back(t2);
+  for (auto* g : {&r.stats.overall, &r.stats.per_type[0], &r.stats.per_type[1]}) {
+    g->fit.ok = true;
+    g->fit.beta = {-3.0, 0.2, 40.0 + g->pairs, 0.0, 3.0};
+    g->srocc = {0.91234567890123, {0.9, 0.92}};
+    g->plcc = {0.85, {0.8, 0.87}};
+    g->rmse = {0.4, {0.35, 0.45}};
+  }
+  r.stats.per_type[1].krocc.value = NAN;  // e.g. a constant sample
+  for (int i = 0; i < 40; ++i)
+    r.points.push_back({10.0 + 2 * i, 4.0 - 0.07 * i, "ref" + std::to_string(i % 20),
+                        i % 2 ? "blur" : "white_noise, strong"});
+  return r;
+}
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+TEST(EvalFigure, DrawsEachTypesFittedCurve) {
+  const std::string html = report_to_html(paper_report());
+  EXPECT_EQ(count(html, "class=\"type-fit\""), 2u);
+  EXPECT_NE(html.find("fit per type"), std::string::npos);
+}
+
+TEST(EvalFigure, StandaloneSvgIsTheReportsFigure) {
+  const EvalReport r = paper_report();
+  const std::string svg = report_figure_svg(r);
+  ASSERT_EQ(svg.rfind("<?xml", 0), 0u);
+  EXPECT_NE(svg.find("xmlns=\"http://www.w3.org/2000/svg\""), std::string::npos);
+  EXPECT_NE(report_to_html(r).find(scatter_svg(r)), std::string::npos);
+  EvalReport empty;
+  EXPECT_EQ(report_figure_svg(empty), "");
+}
+
+TEST(EvalTable, CsvHasEveryGroupAtFullPrecision) {
+  const std::string csv = report_table_csv(paper_report());
+  std::istringstream in(csv);
+  std::string header, all, noise, blur;
+  std::getline(in, header), std::getline(in, all), std::getline(in, noise), std::getline(in, blur);
+  EXPECT_EQ(header.rfind("type,pairs,references,srocc,srocc_ci_lo,srocc_ci_hi,krocc,", 0), 0u);
+  ASSERT_EQ(all.rfind("all,40,20,", 0), 0u);
+  EXPECT_EQ(std::stod(all.substr(10)), 0.91234567890123);           // round-trips exactly
+  EXPECT_EQ(noise.rfind("\"white_noise, strong\",10,20,", 0), 0u);  // quoted: it has a comma
+  EXPECT_NE(blur.find(",0.90000000000000002,0.92000000000000004,,,,"), std::string::npos)
+      << blur;  // KROCC NaN (and its unset interval) are empty fields
+  EXPECT_EQ(count(csv, "\r\n"), 4u);
+  EXPECT_EQ(report_table_csv(EvalReport{}).find("\r\n") + 2, report_table_csv(EvalReport{}).size());
+}
+
+TEST(EvalTable, LatexEscapesNamesAndMarksMissingValues) {
+  const std::string tex = report_table_latex(paper_report());
+  EXPECT_NE(tex.find("\\begin{tabular}{lrrllll}"), std::string::npos);
+  EXPECT_NE(tex.find("white\\_noise, strong & 10 & 20 & 0.912 {\\small [0.900, 0.920]}"),
+            std::string::npos)
+      << tex;
+  EXPECT_NE(tex.find("blur & 30 & 20 & 0.912 {\\small [0.900, 0.920]} & --"), std::string::npos);
+  EXPECT_EQ(count(tex, "\\midrule"), 2u);  // under the header and under the overall row
+  EXPECT_NE(tex.find("\\end{tabular}"), std::string::npos);
 }
 
 }  // namespace
