@@ -183,7 +183,20 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   r.stats_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 
   if (!cfg.json.empty()) write_text_file(cfg.json, report_to_json(r).dump(2) + "\n");
-  if (!cfg.html.empty()) write_text_file(cfg.html, report_to_html(r));
+  if (!cfg.html.empty()) {
+    write_text_file(cfg.html, report_to_html(r));
+    // What a paper takes as it is, beside the report under its name: the figure (.svg) and
+    // the table (.csv, .tex). A report named *.svg, *.csv or *.tex is not overwritten.
+    const std::pair<const char*, std::string> parts[] = {{".svg", report_figure_svg(r)},
+                                                         {".csv", report_table_csv(r)},
+                                                         {".tex", report_table_latex(r)}};
+    for (const auto& [extension, text] : parts) {
+      const fs::path file = fs::path(cfg.html).replace_extension(extension);
+      if (text.empty() || file == fs::path(cfg.html)) continue;
+      write_text_file(file.string(), text);
+      say(cfg.log, "wrote " + file.string());
+    }
+  }
   if (!r.missing.empty()) {
     say(cfg.log, "missing images (" + std::to_string(r.missing.size()) + "):");
     for (const auto& m : r.missing) say(cfg.log, "  " + m);

@@ -73,6 +73,10 @@ TEST_F(EvalSession, ScoresEveryPairOfMixedSizesAndWritesTheReports) {
   EXPECT_TRUE(j["overall"]["srocc"].contains("signed"));
   const std::string html = text_of(c.html);
   EXPECT_NE(html.find("<svg"), std::string::npos);
+  // The figure and the table as files beside the report (issue 28, item 7).
+  EXPECT_EQ(text_of(data_.path("report.svg")).rfind("<?xml", 0), 0u);
+  EXPECT_EQ(lines_of(data_.path("report.csv")).size(), 4u);  // header, all, 2 types
+  EXPECT_NE(text_of(data_.path("report.tex")).find("\\begin{tabular}"), std::string::npos);
   EXPECT_NE(html.find("<polyline"), std::string::npos);  // the fitted curve
   EXPECT_NE(html.find("11 white noise"), std::string::npos);
   for (const char* external : {"<script", "http:", "https:", "src=", "@import", "url("})
