@@ -40,7 +40,7 @@ inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 struct SeedFigure {
   double value = kNoValue;
   std::string unit;   // "s", "ms" or "us" for times
-  std::string where;  // "Table 2, img03, M2" / "text, line 218"
+  std::string where;  // "Table 2, img03, M2" / "text, line 220"
   std::string text;   // for a claim without a number: "> 45 s", "16x16 faster"
 };
 
