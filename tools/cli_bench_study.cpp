@@ -8,6 +8,8 @@
 
 #include "common/error.h"
 #include "common/gpu_info.h"
+#include "common/time_text.h"
+#include "tools/bench/runners.h"
 #include "tools/bench/study.h"
 #include "tools/cli_commands.h"
 #include "tools/cli_options.h"
@@ -19,6 +21,19 @@ namespace {
 // sizes, runs and variants) or does not write.
 const char* const kGroupOptions[] = {"--kernels",  "--sizes",        "--repeat",  "--precision",
                                      "--markdown", "--summary-from", "--windows", "--nick-cpu"};
+
+// What the JSON records of this run: the command as re-typed, when, and on what.
+bench::StudiesProvenance provenance(const StudyCliArgs& args) {
+  bench::StudiesProvenance p;
+  p.command = "mad bench --study " + args.studies + (args.quick ? " --quick" : "") +
+              (args.format != "table" ? " --format " + args.format : "") +
+              (args.html.empty() ? "" : " --html " + args.html);
+  p.started = time_now_text(TimeZone::Utc, "%Y-%m-%dT%H:%M:%SZ");
+  const bench::DeviceInfo d = bench::probe_device(false, args.quick);
+  p.device = d.name, p.driver = d.driver, p.runtime = d.runtime;
+  p.cpu = d.cpu_name, p.cpu_threads = d.cpu_threads;
+  return p;
+}
 
 }  // namespace
 
@@ -45,19 +60,17 @@ int run_study_command(const CLI::App& bench, const StudyCliArgs& args) {
   config.progress = [](const std::string& line) {
     std::fprintf(stderr, "mad bench: %s\n", line.c_str());
   };
-  if (!config.gpu)
-    std::fprintf(stderr, "mad bench: no CUDA device: the studies' GPU rows are skipped\n");
+  // Without a device the outputs say so once (tools/bench/study_report.cpp), not here too.
+  const bench::StudiesProvenance origin = provenance(args);
   std::vector<bench::StudyResult> results;
   for (const bench::Study* s : chosen) results.push_back(bench::run_study(*s, config));
   if (args.format == "json")
-    std::cout << bench::studies_json(results).dump(1) << '\n';
+    std::cout << bench::studies_json(results, origin).dump(1) << '\n';
   else
     std::cout << bench::format_studies_table(results);
   if (!args.html.empty()) {
-    std::vector<std::string> device = {
-        config.gpu ? "GPU rows measured on this machine's CUDA device"
-                   : "no CUDA device: GPU rows not measured"};
-    if (args.quick) device.push_back("--quick: reduced sizes, few runs");
+    std::vector<std::string> device;
+    if (config.gpu) device.push_back("GPU rows measured on " + origin.device);
     std::ofstream out(args.html, std::ios::binary);
     out << bench::format_studies_html(results, device);
     if (!out) throw InputError("cannot write '" + args.html + "'");

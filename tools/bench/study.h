@@ -15,8 +15,10 @@
 // tests (tests/bench/study_cli_test.cpp) iterate that table.
 //
 // Ratios are ours / seed in the seed's unit (below 1: faster here). They compare two machines
-// years apart, so they are shown for the record only, and never in --quick runs (whose sizes are
-// reduced); the comparisons are what carries over.
+// years apart, so they are shown for the record only, and never in --quick runs: their sizes
+// are reduced, so neither the seed's figures nor its growth factors are set beside ours there.
+// Without a device the outputs say so once and leave out the GPU rows and the comparisons
+// that need them. A tie in the seed's own figures is no ordering and is not counted.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -68,6 +70,7 @@ struct StudyComparison {
   std::string verdict;  // "same ordering: yes" / "no" / "n/a (no CUDA device)" / "growth ..."
 };
 
+
 // What names and describes a study: its table entry and its result both carry it.
 struct StudyInfo {
   std::string name;         // "seed001-histogram-images"
@@ -86,6 +89,27 @@ struct StudyResult : StudyInfo {
   // The plot: ours (and the seed's figures where numeric) per series against x.
   std::string plot_title, x_label, y_label = "ms";
   bool log_x = false, log_y = true;
+};
+
+// How many comparisons of a study order as the seed does: the verdicts "same ordering: yes" of
+// those "same ordering: yes|no"; n/a, ties, growth factors and context lines are not counted.
+struct Agreement {
+  int same = 0, compared = 0;
+};
+Agreement count_agreement(const StudyResult& r);
+
+// A row or comparison left out of the table and HTML: not measured for want of a device.
+bool wants_device(const StudyResult& r, const StudyRow& row);
+bool wants_device(const StudyResult& r, const StudyComparison& c);
+
+// What the JSON document records once about its run, so a kept report (docs/studies-h100.json)
+// says where its figures come from.
+struct StudiesProvenance {
+  std::string command;  // "mad bench --study all --format json"
+  std::string started;  // UTC, ISO 8601
+  std::string device;   // the GPU's name, or "" without one
+  std::string driver, runtime, cpu;
+  int cpu_threads = 0;
 };
 
 struct StudyConfig {
@@ -169,7 +193,8 @@ StudyResult run_study(const Study& study, const StudyConfig& config);
 // Outputs (study_report.cpp).
 std::string format_study_list();
 std::string format_studies_table(const std::vector<StudyResult>& results);
-nlohmann::json studies_json(const std::vector<StudyResult>& results);
+nlohmann::json studies_json(const std::vector<StudyResult>& results,
+                            const StudiesProvenance& provenance = {});
 std::string format_studies_html(const std::vector<StudyResult>& results,
                                 const std::vector<std::string>& device_lines);
 

@@ -35,7 +35,28 @@ std::string pad(const std::string& s, std::size_t width) {
   return s.size() >= width ? s : s + std::string(width - s.size(), ' ');
 }
 
-// Ours per series, and the seed's numeric times (in ms) per series, against x.
+// Said once above all studies: what this run leaves out, and why.
+std::vector<std::string> run_preamble(const std::vector<StudyResult>& results) {
+  std::vector<std::string> lines;
+  if (results.empty()) return lines;
+  if (!results.front().gpu)
+    lines.push_back(
+        "no CUDA device (or a build without the CUDA backend): the GPU rows and the comparisons "
+        "that need them are left out; the CPU rows and the seed's claims are shown");
+  if (results.front().quick)
+    lines.push_back(
+        "--quick: sizes reduced (a sixteenth of each side or less) and few runs, so the seed's "
+        "figures, taken at the seed's sizes, are not set beside ours (the JSON keeps them)");
+  return lines;
+}
+
+std::string agreement_text(const StudyResult& r) {
+  const Agreement a = count_agreement(r);
+  return "agree with the seed: " + std::to_string(a.same) + " of " + std::to_string(a.compared) +
+         " comparisons";
+}
+
+// Ours per series, and (full runs only) the seed's numeric times in ms per series, against x.
 std::vector<Series> plot_series(const StudyResult& r) {
   std::map<std::string, Series> ours, seed;
   std::vector<std::string> order;
@@ -46,7 +67,7 @@ std::vector<Series> plot_series(const StudyResult& r) {
     o.name = "ours: " + row.series;
     if (present(row.ours_ms) && (!r.log_y || row.ours_ms > 0))
       o.points.emplace_back(row.x, row.ours_ms);
-    if (row.seed && present(row.seed->value)) {
+    if (row.seed && present(row.seed->value) && !r.quick) {
       const double scale = row.seed->unit == "s" ? 1e3 : row.seed->unit == "us" ? 1e-3 : 1.0;
       Series& s = seed[row.series];
       s.name = "seed: " + row.series;
@@ -62,6 +83,23 @@ std::vector<Series> plot_series(const StudyResult& r) {
 }
 
 }  // namespace
+
+Agreement count_agreement(const StudyResult& r) {
+  Agreement a;
+  for (const StudyComparison& c : r.comparisons) {
+    if (c.verdict.rfind("same ordering: yes", 0) == 0) ++a.same, ++a.compared;
+    if (c.verdict.rfind("same ordering: no", 0) == 0) ++a.compared;
+  }
+  return a;
+}
+
+bool wants_device(const StudyResult& r, const StudyRow& row) {
+  return !r.gpu && !present(row.ours_ms);
+}
+
+bool wants_device(const StudyResult& r, const StudyComparison& c) {
+  return !r.gpu && c.ours == "ours: not measured";
+}
 
 std::string format_resources(const ResourceSummary& r) {
   if (!present(r.kernels)) return "-";
@@ -99,36 +137,58 @@ std::string format_study_list() {
 
 std::string format_studies_table(const std::vector<StudyResult>& results) {
   std::ostringstream out;
+  for (const std::string& line : run_preamble(results)) out << line << "\n";
+  if (!run_preamble(results).empty()) out << "\n";
   for (const StudyResult& r : results) {
     out << "== " << r.name << ": seed " << r.seed_file << ", " << r.section << "\n"
         << r.description << "\n"
         << "seed's machine: " << r.seed_device << "\n";
     for (const std::string& n : r.notes) out << "note: " << n << "\n";
+    // The seed's column and ours / seed only where ours ran at the seed's sizes.
+    const bool with_seed = !r.quick;
     std::size_t w_label = 5, w_seed = 4, w_ours = 4, w_res = 9;
     for (const StudyRow& row : r.rows) {
+      if (wants_device(r, row)) continue;
       w_label = std::max(w_label, row.label.size());
       w_seed = std::max(w_seed, seed_text(row).size());
       w_ours = std::max(w_ours, ours_text(row).size());
       w_res = std::max(w_res, format_resources(row.resources).size());
     }
-    out << pad("label", w_label + 2) << pad("seed", w_seed + 2) << pad("ours", w_ours + 2)
-        << pad("ours/seed", 11) << pad("resources", w_res + 2)
-        << "(ours measured as; seed's source)\n";
-    for (const StudyRow& row : r.rows)
-      out << pad(row.label, w_label + 2) << pad(seed_text(row), w_seed + 2)
-          << pad(ours_text(row), w_ours + 2) << pad(ratio_text(row.ratio), 11)
+    out << pad("label", w_label + 2) << (with_seed ? pad("seed", w_seed + 2) : "")
+        << pad("ours", w_ours + 2) << (with_seed ? pad("ours/seed", 11) : "")
+        << pad("resources", w_res + 2) << "(ours measured as; seed's source)\n";
+    for (const StudyRow& row : r.rows) {
+      if (wants_device(r, row)) continue;
+      out << pad(row.label, w_label + 2) << (with_seed ? pad(seed_text(row), w_seed + 2) : "")
+          << pad(ours_text(row), w_ours + 2) << (with_seed ? pad(ratio_text(row.ratio), 11) : "")
           << pad(format_resources(row.resources), w_res + 2) << "(" << row.ours_what
           << (row.seed ? "; " + row.seed->where : std::string()) << ")\n";
+    }
     for (const StudyComparison& c : r.comparisons)
-      out << "* " << c.subject << ": " << c.seed << "; " << c.ours << "; " << c.verdict << "\n";
+      if (!wants_device(r, c))
+        out << "* " << c.subject << ": " << c.seed << "; " << c.ours << "; " << c.verdict << "\n";
+    if (r.gpu) out << agreement_text(r) << "\n";  // without a device nothing was compared
     out << "\n";
   }
   return out.str();
 }
 
-nlohmann::json studies_json(const std::vector<StudyResult>& results) {
+nlohmann::json studies_json(const std::vector<StudyResult>& results,
+                            const StudiesProvenance& provenance) {
   auto num = [](double v) { return present(v) ? nlohmann::json(v) : nlohmann::json(); };
-  nlohmann::json doc = {{"studies", nlohmann::json::array()}};
+  nlohmann::json doc = {{"format", "mad-studies/1"},
+                        {"command", provenance.command},
+                        {"started", provenance.started},
+                        {"gpu", !results.empty() && results.front().gpu},
+                        {"quick", !results.empty() && results.front().quick},
+                        {"device",
+                         {{"name", provenance.device},
+                          {"driver", provenance.driver},
+                          {"runtime", provenance.runtime},
+                          {"cpu", provenance.cpu},
+                          {"cpu_threads", provenance.cpu_threads}}},
+                        {"notes", run_preamble(results)},
+                        {"studies", nlohmann::json::array()}};
   for (const StudyResult& r : results) {
     nlohmann::json s = {{"name", r.name},           {"seed_file", r.seed_file},
                         {"section", r.section},     {"description", r.description},
@@ -136,6 +196,8 @@ nlohmann::json studies_json(const std::vector<StudyResult>& results) {
                         {"gpu", r.gpu},             {"notes", r.notes},
                         {"rows", nlohmann::json::array()},
                         {"comparisons", nlohmann::json::array()}};
+    const Agreement a = count_agreement(r);
+    s["agreement"] = {{"same", a.same}, {"compared", a.compared}};
     for (const StudyRow& row : r.rows) {
       nlohmann::json j = {{"label", row.label},         {"series", row.series},
                           {"x", num(row.x)},            {"ours_what", row.ours_what},
@@ -175,6 +237,7 @@ std::string format_studies_html(const std::vector<StudyResult>& results,
        "collapse}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}"
        "td.n{text-align:right}</style></head><body>\n<h1>The seeds' studies</h1>\n<p>";
   for (const std::string& line : device_lines) h << html_escape(line) << "<br/>";
+  for (const std::string& line : run_preamble(results)) h << html_escape(line) << "<br/>";
   h << "</p>\n<p>The seed's figures are absolute times on the seed's machine, as the seed gives "
        "them; only the comparisons (speedups, orderings, growth) carry over to ours.</p>\n";
   for (const StudyResult& r : results) {
@@ -183,21 +246,27 @@ std::string format_studies_html(const std::vector<StudyResult>& results,
       << html_escape(r.description) << " Seed's machine: " << html_escape(r.seed_device)
       << ".</p>\n<ul>";
     for (const std::string& n : r.notes) h << "<li>" << html_escape(n) << "</li>";
-    h << "</ul>\n<table><tr><th>label</th><th>seed's figure</th><th>ours</th><th>ours / "
-         "seed</th><th>kernel resources</th><th>ours measured as</th><th>seed's "
-         "source</th></tr>\n";
-    for (const StudyRow& row : r.rows)
-      h << "<tr><td>" << html_escape(row.label) << "</td><td class=\"n\">"
-        << html_escape(seed_text(row)) << "</td><td class=\"n\">" << html_escape(ours_text(row))
-        << "</td><td class=\"n\">" << ratio_text(row.ratio) << "</td><td>"
-        << html_escape(format_resources(row.resources)) << "</td><td>"
+    const bool with_seed = !r.quick;  // as in the table
+    h << "</ul>\n<table><tr><th>label</th>"
+      << (with_seed ? "<th>seed's figure</th>" : "") << "<th>ours</th>"
+      << (with_seed ? "<th>ours / seed</th>" : "")
+      << "<th>kernel resources</th><th>ours measured as</th><th>seed's source</th></tr>\n";
+    for (const StudyRow& row : r.rows) {
+      if (wants_device(r, row)) continue;
+      h << "<tr><td>" << html_escape(row.label) << "</td>";
+      if (with_seed) h << "<td class=\"n\">" << html_escape(seed_text(row)) << "</td>";
+      h << "<td class=\"n\">" << html_escape(ours_text(row)) << "</td>";
+      if (with_seed) h << "<td class=\"n\">" << ratio_text(row.ratio) << "</td>";
+      h << "<td>" << html_escape(format_resources(row.resources)) << "</td><td>"
         << html_escape(row.ours_what) << "</td><td>"
         << html_escape(row.seed ? row.seed->where : "") << "</td></tr>\n";
+    }
     h << "</table>\n<ul>";
     for (const StudyComparison& c : r.comparisons)
-      h << "<li><b>" << html_escape(c.subject) << "</b>: " << html_escape(c.seed) << "; "
-        << html_escape(c.ours) << "; " << html_escape(c.verdict) << "</li>";
-    h << "</ul>\n"
+      if (!wants_device(r, c))
+        h << "<li><b>" << html_escape(c.subject) << "</b>: " << html_escape(c.seed) << "; "
+          << html_escape(c.ours) << "; " << html_escape(c.verdict) << "</li>";
+    h << "</ul>\n<p>" << (r.gpu ? html_escape(agreement_text(r)) : "") << "</p>\n"
       << svg_line_plot(r.plot_title, plot_series(r), r.x_label, r.y_label, r.log_x, r.log_y)
       << "\n";
   }
