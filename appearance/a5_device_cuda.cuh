@@ -169,7 +169,7 @@ template <class Real, class Output, class Launch>
 void launch_a5_on_grid(const A5Input<Real>& in, const Output& out, const BlockGrid& grid,
                        const char* who, dim3 cta_grid, Launch&& launch) {
   if (!a5_launch_needed(in, out, grid, who)) return;
-  if (cta_grid.y > 65535) throw InvalidArgument(std::string(who) + ": image too large");
+  if (cta_grid.y > 65535) throw InputError(std::string(who) + ": image too large for the GPU kernels");
   if (in.complex_modulus)
     launch(ModulusSamples<Real>{}, cta_grid);
   else

@@ -118,7 +118,7 @@ __global__ void expand_tiles_kernel(const Real* eta, int rows, int cols, Real* m
 
 dim3 pixel_grid(int width, int height, dim3 block) {
   const dim3 grid((width + block.x - 1) / block.x, (height + block.y - 1) / block.y);
-  if (grid.y > 65535) throw InvalidArgument("appearance stage: image too tall");
+  if (grid.y > 65535) throw InputError("appearance stage: image too tall for the GPU kernels");
   return grid;
 }
 

@@ -138,7 +138,7 @@ __global__ void expand_radial_kernel(const Real* quadrant, std::size_t quadrant_
 // Launch shape: 32 x 8 threads over (columns, rows) of the M x N spectrum.
 dim3 bin_grid(int width, int height, dim3 block) {
   const dim3 grid((width + block.x - 1) / block.x, (height + block.y - 1) / block.y);
-  if (grid.y > 65535) throw InvalidArgument("log-Gabor bank: image too tall");
+  if (grid.y > 65535) throw InputError("log-Gabor bank: image too tall for the GPU kernels");
   return grid;
 }
 

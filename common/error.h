@@ -44,6 +44,14 @@ class GpuError : public Error {
   int exit_code() const override { return kExitGpu; }
 };
 
+// A broken internal invariant: a bug in mad, never the user's input or the device. The message
+// asks for a report; the CLI exits 1 (kExitFailure).
+class InternalError : public Error {
+ public:
+  explicit InternalError(const std::string& what)
+      : Error(what + " (an internal error of mad: please report it)") {}
+};
+
 // What a CUDA entry point does in a build without the CUDA backend (its stand-in body): a
 // GpuError "<what>: this build has no CUDA backend (use --backend cpu)", exit code 4.
 [[noreturn]] inline void throw_no_cuda_backend(const std::string& what) {

@@ -3,36 +3,69 @@
 #include <chrono>
 
 #include "common/error.h"
+#include "mad/combine.h"
 
 namespace mad {
 namespace {
+
 double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
+
+// The one place a score is assembled (every backend, every front door): combines the indices
+// (spec §5) and records how they were computed.
+ScoreResult assemble_score(const PairSetup& pair, StageOutputs out, const ScoreOptions& options,
+                           Backend backend, const std::string& a5_variant, double seconds) {
+  ScoreResult r;
+  r.width = pair.width;
+  r.height = pair.height;
+  r.version = options.version;
+  r.input_class = pair.input_class;
+  r.backend = backend;
+  r.precision = backend == Backend::Cuda ? options.precision : Precision::Double;
+  r.a5_variant = a5_variant;
+  r.d_detect = out.d_detect;
+  const Combined c = combine(out.d_detect, out.d_appear, options.version);
+  r.mad = c.mad;
+  r.hi = c.hi;
+  r.lo = c.lo;
+  r.sig = c.sig;
+  r.map_hi = std::move(out.map_hi);
+  r.map_lo = std::move(out.map_lo);
+  r.seconds = seconds;
+  return r;
+}
+
+ScoreOptions resolved(ScoreOptions options) {
+  if (options.backend == Backend::Auto) options.backend = choose_backend(Backend::Auto).backend;
+  return options;
+}
+
+// A pair's own failure: kept with its message, so the row fails and the run goes on.
+void fail(BatchScorer::Finished& f, const Error& err) {
+  f.ok = false;
+  f.error = err.what();
+  f.failure = std::current_exception();
+}
+
 }  // namespace
 
 BatchScorer::BatchScorer(ScoreOptions options)
-    : options_(std::move(options)), backend_(resolve_backend(options_.backend)) {
-  if (backend_ == Backend::Cuda) {
-    gpu_ = std::make_unique<CudaScorer>(options_.precision, options_.a5_variant,
-                                        options_.det_variant, options_.gpu_memory_limit);
-  } else {
-    ScoreOptions cpu = options_;
-    cpu.backend = Backend::Cpu;
-    cpu_ = std::make_unique<Scorer>(cpu);
-  }
+    : options_(resolved(std::move(options))), backend_(make_backend(options_)) {}
+
+BatchScorer::BatchScorer(ScoreOptions options, std::unique_ptr<PairBackend> backend)
+    : options_(std::move(options)), backend_(std::move(backend)) {
+  if (!backend_) throw InternalError("BatchScorer: no backend");
+  options_.backend = backend_->kind();
 }
 
 BatchScorer::~BatchScorer() {
-  // Outstanding GPU pairs read pinned staging owned by the scorer: finish them first.
   try {
-    while (gpu_ && gpu_->in_flight() > 0) complete_oldest_gpu();
+    drain();
   } catch (...) {
+    // A failed device: the slots' destructors still wait for their streams (backend_ goes
+    // before queue_), so nothing the device reads is released under it.
   }
-}
-
-std::size_t BatchScorer::device_bytes() const {
-  return gpu_ ? gpu_->device_bytes() : 0;
 }
 
 std::vector<BatchScorer::Finished> BatchScorer::submit_failed(std::uint64_t tag,
@@ -45,66 +78,78 @@ std::vector<BatchScorer::Finished> BatchScorer::submit_failed(std::uint64_t tag,
   return pop_ready();
 }
 
-template <class Image, class CpuGray>
+void BatchScorer::start(Entry& e, const PairInput& ref, const PairInput& dst) {
+  try {
+    while (!backend_->can_submit(e.pair.width, e.pair.height)) {
+      // The seam's promise: never full with nothing in flight (so this loop ends).
+      if (backend_->in_flight() == 0)
+        throw InternalError("BatchScorer: the backend has no room with nothing in flight");
+      complete_oldest();
+    }
+    e.start = now_seconds();
+    e.ticket = backend_->submit(ref, dst, e.pair.uint8_luminance(), options_.want_maps);
+    if (backend_->last_reused_reference()) ++reuses_;
+  } catch (const GpuError&) {
+    throw;
+  } catch (const InternalError&) {
+    throw;
+  } catch (const Error& err) {
+    fail(e.finished, err);
+    e.done = true;
+  }
+}
+
+template <class Image>
 std::vector<BatchScorer::Finished> BatchScorer::submit_images(std::uint64_t tag,
                                                               std::shared_ptr<const Image> ref,
                                                               std::shared_ptr<const Image> dst,
-                                                              CpuGray cpu_gray) {
+                                                              bool owned) {
   Entry e;
   e.finished.tag = tag;
   try {
-    if (cpu_) {
-      e.finished.result = cpu_->score(*cpu_gray(ref), *cpu_gray(dst));
-      e.finished.ok = true;
-      e.done = true;
-    } else {
-      e.pair = setup_pair(*ref, *dst, options_);
-    }
-  } catch (const GpuError&) {
-    throw;
+    e.pair = setup_pair(*ref, *dst, options_);
   } catch (const Error& err) {
-    e.finished.error = err.what();
+    fail(e.finished, err);
     e.done = true;
   }
   if (!e.done) {
-    CudaInput ref_input = cuda_input(*ref);
-    ref_input.identity = ref;  // the decoder shares one object between a reference's pairs
-    enqueue_gpu(e, ref_input, cuda_input(*dst));
-    e.ref = std::move(ref);
-    e.dst = std::move(dst);
+    PairInput ref_input = pair_input(*ref);
+    if (owned) ref_input.identity = ref;  // the decoder shares one object between its pairs
+    start(e, ref_input, pair_input(*dst));
   }
+  if (!e.done) e.keep = std::make_shared<std::pair<decltype(ref), decltype(dst)>>(ref, dst);
   queue_.push_back(std::move(e));
+  // Nothing to overlap when the backend holds one pair of this shape: deliver it now.
+  if (!queue_.back().done && backend_->capacity(queue_.back().pair.width,
+                                                queue_.back().pair.height) == 1)
+    complete_oldest();
   return pop_ready();
 }
 
 std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
                                                        std::shared_ptr<const GrayImage> ref,
                                                        std::shared_ptr<const GrayImage> dst) {
-  return submit_images(tag, std::move(ref), std::move(dst),
-                       [](const std::shared_ptr<const GrayImage>& g) { return g; });
+  return submit_images(tag, std::move(ref), std::move(dst), true);
 }
 
 std::vector<BatchScorer::Finished> BatchScorer::submit(std::uint64_t tag,
                                                        std::shared_ptr<const SourceImage> ref,
                                                        std::shared_ptr<const SourceImage> dst) {
-  // Colour samples only reach the host conversion on the CPU backend; a GPU worker's decoder
-  // keeps them (load_source_image) so the device converts them.
-  return submit_images(tag, std::move(ref), std::move(dst),
-                       [](const std::shared_ptr<const SourceImage>& s) {
-                         return s->has_colour() ? std::make_shared<const GrayImage>(gray_of(*s))
-                                                : std::shared_ptr<const GrayImage>(s, &s->gray);
-                       });
+  return submit_images(tag, std::move(ref), std::move(dst), true);
 }
 
-std::vector<BatchScorer::Finished> BatchScorer::submit_device(std::uint64_t tag,
-                                                              const DeviceImage& ref,
-                                                              const DeviceImage& dst) {
-  if (!gpu_) throw GpuError("GPU arrays need the CUDA backend (this scorer uses the CPU backend)");
+std::vector<BatchScorer::Finished> BatchScorer::submit_device(
+    std::uint64_t tag, const DeviceImage& ref, const DeviceImage& dst,
+    std::shared_ptr<const void> keep_alive) {
   Entry e;
   e.finished.tag = tag;
   try {
     validate_device_image(ref, "reference");
     validate_device_image(dst, "distorted");
+    if (ref.device != dst.device)
+      throw InputError("reference is on GPU " + std::to_string(ref.device) +
+                       " but distorted is on GPU " + std::to_string(dst.device) +
+                       "; MAD needs both on the same device");
     validate_pair_shape(ref.width, ref.height, dst.width, dst.height);
     e.pair.width = ref.width;
     e.pair.height = ref.height;
@@ -113,34 +158,51 @@ std::vector<BatchScorer::Finished> BatchScorer::submit_device(std::uint64_t tag,
   } catch (const GpuError&) {
     throw;
   } catch (const Error& err) {
-    e.finished.error = err.what();
+    fail(e.finished, err);
     e.done = true;
   }
-  if (!e.done) enqueue_gpu(e, CudaInput(&ref), CudaInput(&dst));
+  if (!e.done) start(e, PairInput(&ref), PairInput(&dst));
+  if (!e.done) e.keep = std::move(keep_alive);
   queue_.push_back(std::move(e));
   return pop_ready();
 }
 
-void BatchScorer::enqueue_gpu(Entry& e, const CudaInput& ref, const CudaInput& dst) {
-  const auto room = static_cast<std::size_t>(gpu_->slots_for(e.pair.width, e.pair.height));
-  while (gpu_->in_flight() >= room) complete_oldest_gpu();
-  e.start = now_seconds();
-  e.ticket = gpu_->submit(ref, dst, e.pair.uint8_luminance(), options_.want_maps);
-  if (gpu_->last_reused_reference()) ++reuses_;
+ScoreResult BatchScorer::score_one(const GrayImage& ref, const GrayImage& dst) {
+  if (!queue_.empty()) throw InternalError("BatchScorer::score_one with pairs queued");
+  // Borrowed: the images outlive this call, and drain() returns before it ends.
+  auto borrow = [](const GrayImage& g) { return std::shared_ptr<const GrayImage>(std::shared_ptr<const void>(), &g); };
+  std::vector<Finished> done = submit_images(0, borrow(ref), borrow(dst), false);
+  if (done.empty()) done = drain();
+  if (done.size() != 1) throw InternalError("BatchScorer::score_one: not one pair returned");
+  if (!done[0].ok) {
+    if (done[0].failure) std::rethrow_exception(done[0].failure);
+    throw InputError(done[0].error);
+  }
+  return std::move(done[0].result);
 }
 
-void BatchScorer::complete_oldest_gpu() {
+void BatchScorer::complete_oldest() {
   for (Entry& e : queue_) {
     if (e.done) continue;
     const double wait_start = now_seconds();
-    StageOutputs out = gpu_->collect(e.ticket);
-    gpu_wait_seconds_ += now_seconds() - wait_start;
-    e.finished.result = assemble_score(e.pair, std::move(out), options_, Backend::Cuda,
-                                       gpu_->a5_variant(), now_seconds() - e.start);
-    e.finished.ok = true;
-    e.done = true;
-    e.ref.reset();
-    e.dst.reset();
+    e.done = true;  // finished whatever collect() does (the seam's contract)
+    try {
+      StageOutputs out = backend_->collect(e.ticket);
+      // Time blocked on a device; the CPU backend's outputs are ready when collected.
+      if (backend_->kind() == Backend::Cuda) gpu_wait_seconds_ += now_seconds() - wait_start;
+      e.finished.result = assemble_score(e.pair, std::move(out), options_, backend_->kind(),
+                                         backend_->a5_variant(), now_seconds() - e.start);
+      e.finished.ok = true;
+    } catch (const GpuError& err) {
+      fail(e.finished, err);
+      e.keep.reset();
+      throw;
+    } catch (const InternalError&) {
+      throw;
+    } catch (const Error& err) {
+      fail(e.finished, err);
+    }
+    e.keep.reset();
     return;
   }
 }
@@ -155,7 +217,7 @@ std::vector<BatchScorer::Finished> BatchScorer::pop_ready() {
 }
 
 std::vector<BatchScorer::Finished> BatchScorer::drain() {
-  while (gpu_ && gpu_->in_flight() > 0) complete_oldest_gpu();
+  while (backend_->in_flight() > 0) complete_oldest();
   return pop_ready();
 }
 

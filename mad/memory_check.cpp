@@ -2,7 +2,9 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -99,31 +101,39 @@ std::size_t gpu_free_memory_bytes() {
 }  // mad/gpu_memory_cuda.cu with CUDA
 #endif
 
-int gpu_slots_for_shape(int width, int height, Precision precision, int max_slots,
-                        std::size_t limit, std::size_t free_bytes) {
-  const GpuPairMemory m = estimate_gpu_pair_memory(width, height, precision);
-  auto fits = [&](const GpuPairMemory& e, int slots) {
-    const std::size_t need = e.device_total(slots);
-    return (limit == 0 || need <= limit) &&
-           (free_bytes == 0 || need + kGpuMemoryReserve <= free_bytes);
-  };
-  for (int slots = max_slots; slots >= 1; --slots)
-    if (fits(m, slots)) return slots;
+GpuMemoryBudget gpu_memory_budget(std::size_t limit, std::size_t free_bytes, int shares) {
+  GpuMemoryBudget b;
+  b.limit = limit;
+  b.free_bytes = free_bytes;
+  b.shares = std::max(1, shares);
+  const std::size_t whole = limit != 0             ? limit
+                            : free_bytes == 0       ? SIZE_MAX
+                            : free_bytes > kGpuMemoryReserve ? free_bytes - kGpuMemoryReserve
+                                                             : 1;
+  b.bytes = whole == SIZE_MAX ? whole : std::max<std::size_t>(1, whole / b.shares);
+  return b;
+}
 
+std::string gpu_shape_too_large(int width, int height, Precision precision,
+                                const GpuMemoryBudget& budget) {
+  const GpuPairMemory m = estimate_gpu_pair_memory(width, height, precision);
   std::string message = "a " + shape_text(width, height) + " pair needs about " +
                         format_bytes(m.device_total(1)) + " of GPU memory in " +
                         precision_text(precision) + " precision, but ";
-  if (limit != 0 && m.device_total(1) > limit)
-    message += "--gpu-memory-limit allows " + format_bytes(limit);
+  if (budget.limit != 0)
+    message += "--gpu-memory-limit allows " + format_bytes(budget.limit);
   else
-    message += "the device has " + format_bytes(free_bytes) + " free (" +
+    message += "the device has " + format_bytes(budget.free_bytes) + " free (" +
                format_bytes(kGpuMemoryReserve) + " of it kept in reserve)";
+  if (budget.shares > 1)
+    message += ", shared by " + std::to_string(budget.shares) + " workers (" +
+               format_bytes(budget.bytes) + " each)";
   if (precision == Precision::Double) {
-    const GpuPairMemory f = estimate_gpu_pair_memory(width, height, Precision::Float);
-    if (fits(f, 1)) message += "; --precision float needs about " + format_bytes(f.device_total(1));
+    const std::size_t f = estimate_gpu_pair_memory(width, height, Precision::Float).device_total(1);
+    if (f <= budget.bytes) message += "; --precision float needs about " + format_bytes(f);
   }
   message += "; --backend cpu needs no GPU memory";
-  throw GpuError(message);
+  return message;
 }
 
 void require_cpu_memory(int width, int height, int threads, bool want_maps, std::size_t available) {

@@ -33,15 +33,21 @@ std::size_t host_available_memory_bytes();
 // without a device.
 std::size_t gpu_free_memory_bytes();
 
-// How many pair slots (1..max_slots, one stream each; mad/pair_slot_cuda.h) CudaScorer gives
-// a width x height shape it has not seen before. `limit` is --gpu-memory-limit in bytes for all
-// slots of the shape together (0: none); `free_bytes` is gpu_free_memory_bytes() now (0:
-// unknown, not checked). k slots need estimate.device_total(k) and must leave
-// kGpuMemoryReserve free. With fewer slots than max_slots the shape's pairs overlap less (one
-// slot: one at a time) but give the same results. When not even one slot fits, throws
-// GpuError stating the need, the budget, and whether --precision float would fit.
-int gpu_slots_for_shape(int width, int height, Precision precision, int max_slots,
-                        std::size_t limit, std::size_t free_bytes);
+// The device bytes one scorer's GPU pair slots may take together, over every shape
+// (mad/slot_scheduler.h): --gpu-memory-limit when given (`limit`, 0: none), else the device's
+// free memory less kGpuMemoryReserve, divided evenly among the `shares` scorers on that GPU
+// (the engine's workers per GPU), so that the process as a whole keeps within it.
+struct GpuMemoryBudget {
+  std::size_t bytes = 0;       // each scorer's share (SIZE_MAX: free memory unknown, no limit)
+  std::size_t limit = 0;       // --gpu-memory-limit (0: none)
+  std::size_t free_bytes = 0;  // the device's free memory when planned (0: unknown)
+  int shares = 1;
+};
+GpuMemoryBudget gpu_memory_budget(std::size_t limit, std::size_t free_bytes, int shares);
+// Why a width x height pair cannot be scored within `budget` (its first slot alone needs more):
+// the need, the budget and where it comes from, and whether --precision float would fit.
+std::string gpu_shape_too_large(int width, int height, Precision precision,
+                                const GpuMemoryBudget& budget);
 
 // The CPU path's check: throws InputError stating the need of a width x height pair with
 // `threads` threads when it exceeds `available` bytes (0: unknown, not checked), and the

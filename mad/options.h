@@ -21,7 +21,11 @@ struct ScoreOptions {
   std::string a5_variant;                     // GPU A5 variant; empty = registry default
   std::string det_variant;                    // GPU detection-statistics variant; empty = default
   bool want_maps = false;                     // return map.HI and map.LO
-  std::size_t gpu_memory_limit = 0;           // bytes for one shape's GPU slots; 0 = free memory
+  // --gpu-memory-limit: device bytes this process may take on one GPU for the pair slots of
+  // every shape and every worker together (0: the device's free memory, less a reserve).
+  std::size_t gpu_memory_limit = 0;
+  // Scorers sharing each GPU (the engine's workers per GPU): each takes an equal share of it.
+  int gpu_memory_shares = 1;
 };
 
 std::string to_string(MadVersion v);

@@ -118,7 +118,8 @@ PrefetchDepth prefetch_depth(const EngineOptions& options, int workers, bool gpu
 
 EngineReport plan_workers(const EngineOptions& options) {
   EngineReport plan;
-  const BackendChoice choice = choose_backend(options.score.backend);
+  const BackendChoice choice =
+      options.backend_choice ? *options.backend_choice : choose_backend(options.score.backend);
   plan.backend = choice.backend;
   plan.backend_reason = choice.reason;
   if (options.gpus < 0) throw InvalidArgument("--gpus must be 0 (all) or positive");
@@ -156,6 +157,8 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
   if (gpu) report.devices.assign(static_cast<std::size_t>(report.workers), "");
   ScoreOptions score_options = options.score;
   score_options.backend = report.backend;
+  // --gpu-memory-limit is the process's on each GPU: its workers there share it evenly.
+  score_options.gpu_memory_shares = options.workers_per_gpu;
   const auto lists = deal_by_reference(jobs, report.workers);
 
   std::mutex mutex;  // serialises delivery, the counters and the first error

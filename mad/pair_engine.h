@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,10 @@ struct PairJob {
 };
 
 struct EngineOptions {
-  ScoreOptions score;  // backend Auto resolves as in mad::Scorer
+  ScoreOptions score;
+  // The run's backend, chosen once where the command starts (choose_backend); empty: chosen
+  // here from score.backend.
+  std::optional<BackendChoice> backend_choice;
   int gpus = 0;        // CUDA devices used: 0 = every visible device
   // CUDA backend: workers sharing each device, each with its own scorer, slots and host
   // thread. With more than one, a pair's host work (staging, launching, collecting,

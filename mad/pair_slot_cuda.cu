@@ -6,6 +6,7 @@
 
 #include "common/block_grid.h"
 #include "common/cuda_check.h"
+#include "common/error.h"
 #include "common/kernel_launch.cuh"
 #include "detection/detection.h"
 #include "kernels/gray.h"
@@ -103,14 +104,14 @@ bool narrow_to_u8(ImageView<const double> img, std::uint8_t* u8) {
 }  // namespace
 
 template <class Real>
-bool PairSlot<Real>::pack(const CudaInput& src, int role, bool compare, Form& form) {
+bool PairSlot<Real>::pack(const PairInput& src, int role, bool compare, Form& form) {
   std::uint8_t* u8 = host_u8_.get() + role * pixels_;
   // Compare before overwriting: the staging still holds the previous image of this role.
   if (role == 1) dst_pinned_ = nullptr;
   if (src.colour) {
     const RawImage8& c = *src.colour;
     if (c.channels != 3 && c.channels != 4)
-      throw InvalidArgument("PairSlot: colour images need 3 or 4 channels");
+      throw InputError("colour images need 3 or 4 channels");
     if (host_rgb_.size() == 0) {
       host_rgb_ = cuda::PinnedBuffer<std::uint8_t>(2 * 4 * pixels_);
       dev_rgb_ = cuda::DeviceBuffer<std::uint8_t>(2 * 4 * pixels_);
@@ -235,12 +236,28 @@ void PairSlot<Real>::enqueue_side(cuda::GraphExec& graph, std::size_t& graph_byt
 }
 
 template <class Real>
-void PairSlot<Real>::submit(const CudaInput& ref_in, const CudaInput& dst_in, bool uint8_luminance,
+void PairSlot<Real>::submit(const PairInput& ref_in, const PairInput& dst_in, bool uint8_luminance,
                             bool want_maps) {
-  if (busy_) throw Error("PairSlot::submit on a busy slot");
+  if (busy_) throw InternalError("PairSlot::submit on a busy slot");
   if (ref_in.width() != width_ || ref_in.height() != height_ || dst_in.width() != width_ ||
       dst_in.height() != height_)
-    throw InvalidArgument("PairSlot: image shape differs from the slot's");
+    throw InternalError("PairSlot: image shape differs from the slot's");
+  try {
+    enqueue(ref_in, dst_in, uint8_luminance, want_maps);
+  } catch (...) {
+    // The staging may hold part of a new image: nothing staged may be taken as a known
+    // reference by a later pair (it would reuse a side computed from other pixels).
+    have_reference_ = false;
+    reference_identity_.reset();
+    throw;
+  }
+  busy_ = true;
+  want_maps_ = want_maps;
+}
+
+template <class Real>
+void PairSlot<Real>::enqueue(const PairInput& ref_in, const PairInput& dst_in,
+                             bool uint8_luminance, bool want_maps) {
   cudaStream_t s = stream_.get();
 
   // The reference side is reused only when the same pixels travel the same way and the
@@ -257,15 +274,16 @@ void PairSlot<Real>::submit(const CudaInput& ref_in, const CudaInput& dst_in, bo
   if (comparable && ref_form != reference_form_) ref_changed = true;
   if (!dst_in.device) pack(dst_in, 1, false, dst_form);
   reused_reference_ = !ref_changed;
-  // The staging now holds this reference's bytes (copied, or found equal).
+  // The staging now holds this reference's bytes (copied, or found equal). Recorded here, as
+  // pack() has just overwritten the staging; submit() forgets it again if anything below throws.
   reference_identity_ = ref_in.device ? nullptr : ref_in.identity;
 
   // Device images: work the caller queued on its streams comes before our gather.
-  auto caller_stream = [](const CudaInput& in) {
+  auto caller_stream = [](const PairInput& in) {
     return reinterpret_cast<cudaStream_t>(in.device->stream);
   };
   const bool any_device = (ref_changed && ref_in.device) || dst_in.device;
-  for (const CudaInput* in : {&ref_in, &dst_in})
+  for (const PairInput* in : {&ref_in, &dst_in})
     if (in->device && (in == &dst_in || ref_changed)) {
       input_ready_.record(caller_stream(*in));
       MAD_CUDA_CHECK(cudaStreamWaitEvent(s, input_ready_.get(), 0));
@@ -309,7 +327,7 @@ void PairSlot<Real>::submit(const CudaInput& ref_in, const CudaInput& dst_in, bo
     // ... and the caller's streams wait for the gather before touching the images again.
     if (any_device) {
       input_read_.record(s);
-      for (const CudaInput* in : {&ref_in, &dst_in})
+      for (const PairInput* in : {&ref_in, &dst_in})
         if (in->device)
           MAD_CUDA_CHECK(cudaStreamWaitEvent(caller_stream(*in), input_read_.get(), 0));
     }
@@ -343,13 +361,11 @@ void PairSlot<Real>::submit(const CudaInput& ref_in, const CudaInput& dst_in, bo
     reference_uint8_luminance_ = uint8_luminance;
   }
   done_.record(s);
-  busy_ = true;
-  want_maps_ = want_maps;
 }
 
 template <class Real>
 StageOutputs PairSlot<Real>::collect() {
-  if (!busy_) throw Error("PairSlot::collect without a submitted pair");
+  if (!busy_) throw InternalError("PairSlot::collect without a submitted pair");
   busy_ = false;
   done_.synchronize();
   StageOutputs out;

@@ -13,7 +13,7 @@
 // appearance stage's subbands are while it is idle, and all four cuFFT plans share one work
 // area. What each stage keeps for the reference stays its own.
 //
-// Images may also come from device memory (CudaInput::device): they are gathered on the device,
+// Images may also come from device memory (PairInput::device): they are gathered on the device,
 // ordered against the caller's stream with events, and never pass through the host.
 //
 // CUDA-only header.
@@ -28,7 +28,7 @@
 #include "common/cuda_resources.h"
 #include "common/image.h"
 #include "detection/detection_stage_cuda.h"
-#include "mad/cuda_scorer.h"
+#include "mad/pair_backend.h"
 
 namespace mad::gpu {
 
@@ -53,7 +53,7 @@ class PairSlot {
   std::size_t device_bytes() const;
 
   // Enqueues one pair. The slot must not be busy. Host views are read before returning.
-  void submit(const CudaInput& ref, const CudaInput& dst, bool uint8_luminance, bool want_maps);
+  void submit(const PairInput& ref, const PairInput& dst, bool uint8_luminance, bool want_maps);
   // Waits for the submitted pair and returns its indices (and maps when asked).
   StageOutputs collect();
   // True when the last submit reused the reference side.
@@ -63,12 +63,14 @@ class PairSlot {
   // How an image travels: as double, as a uint8 gray plane, or as 3- or 4-channel colour
   // samples that the gray kernel turns into the uint8 plane on the device.
   enum class Form { F64, Gray8, Rgb3, Rgb4 };
+  // submit()'s work: packs, uploads and enqueues both stages and the read-back.
+  void enqueue(const PairInput& ref, const PairInput& dst, bool uint8_luminance, bool want_maps);
   // Packs `src` into staging (colour samples as they are, uint8 when it is 8-bit gray, else
   // double); returns true when it differs from what staging held (or `compare` is false).
   // Sets `form`. role: 0 reference, 1 distorted (their halves of the staging). A distorted
-  // image with a page-locked copy of its colour samples (CudaInput::pinned_colour) is not
+  // image with a page-locked copy of its colour samples (PairInput::pinned_colour) is not
   // staged: the device copies from that copy.
-  bool pack(const CudaInput& src, int role, bool compare, Form& form);
+  bool pack(const PairInput& src, int role, bool compare, Form& form);
   // Enqueues the copy of a packed host image to the device; returns its bytes.
   std::size_t copy_in(int role, Form form, cudaStream_t stream);
   // Enqueues the conversion of a copied image to the stage precision into `target` (the gray
@@ -111,7 +113,7 @@ class PairSlot {
   bool want_maps_ = false;
   bool have_reference_ = false;
   Form reference_form_ = Form::F64;
-  std::shared_ptr<const void> reference_identity_;  // CudaInput::identity of the staged reference
+  std::shared_ptr<const void> reference_identity_;  // PairInput::identity of the staged reference
   // Captured sequences, by form x 2 + uint8 luminance: the reference side (upload, widen,
   // prepare_reference of both stages, with the bytes it uploads) and the distorted side
   // (widen, both stages' run_distorted, the read-back of the sums). The distorted image's

@@ -1,19 +1,14 @@
 #include "mad/score.h"
 
 #include <algorithm>
-#include <chrono>
+#include <atomic>
 #include <cstdio>
 #include <string>
 
-#include "appearance/appearance.h"
 #include "common/block_grid.h"
 #include "common/error.h"
 #include "common/gpu_info.h"
-#include "detection/detection.h"
-#include "mad/combine.h"
-#include "mad/cuda_scorer.h"
-#include "mad/memory_check.h"
-#include "common/parallel.h"
+#include "mad/batch_scorer.h"
 
 namespace mad {
 
@@ -52,7 +47,16 @@ Backend resolve_backend(Backend requested) {
   return choose_backend(requested).backend;
 }
 
+namespace {
+std::atomic<std::size_t> backend_choices{0};
+}  // namespace
+
+std::size_t backend_choices_made() {
+  return backend_choices.load();
+}
+
 BackendChoice choose_backend(Backend requested) {
+  ++backend_choices;
   BackendChoice c;
   c.compiled = gpu_backend_compiled();
   c.requested = requested != Backend::Auto;
@@ -98,29 +102,19 @@ std::optional<BackendChoice> cpu_for_lone_pair(int width, int height, int thread
   return c;
 }
 
-CudaInput cuda_input(const GrayImage& image) {
-  CudaInput in;
-  in.pixels = image.pixels.cview();
-  if (image.gray8.size() == image.pixels.pixel_count()) in.gray8 = image.gray8.data();
-  return in;
-}
-
-CudaInput cuda_input(const SourceImage& image) {
-  if (!image.has_colour()) return cuda_input(image.gray);
-  CudaInput in(&image.colour);
-  in.pinned_colour = image.pinned_colour.get();
-  return in;
-}
-
-Scorer::Scorer(ScoreOptions options)
-    : options_(std::move(options)), backend_(resolve_backend(options_.backend)) {
-  if (backend_ == Backend::Cuda)
-    gpu_ = std::make_unique<CudaScorer>(options_.precision, options_.a5_variant,
-                                        options_.det_variant, options_.gpu_memory_limit);
-}
+Scorer::Scorer(ScoreOptions options) : batch_(std::make_unique<BatchScorer>(std::move(options))) {}
 Scorer::~Scorer() = default;
 Scorer::Scorer(Scorer&&) noexcept = default;
 Scorer& Scorer::operator=(Scorer&&) noexcept = default;
+const ScoreOptions& Scorer::options() const {
+  return batch_->options();
+}
+Backend Scorer::backend() const {
+  return batch_->backend();
+}
+ScoreResult Scorer::score(const GrayImage& ref, const GrayImage& dst) {
+  return batch_->score_one(ref, dst);
+}
 
 PairSetup setup_pair(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options) {
   validate_pair(ref, dst);
@@ -138,52 +132,6 @@ PairSetup setup_pair(const SourceImage& ref, const SourceImage& dst, const Score
   p.height = ref.height();
   p.input_class = resolve_input_class(ref.bit_depth(), dst.bit_depth(), options.input_class);
   return p;
-}
-
-ScoreResult assemble_score(const PairSetup& pair, StageOutputs out, const ScoreOptions& options,
-                           Backend backend, const std::string& a5_variant, double seconds) {
-  ScoreResult r;
-  r.width = pair.width;
-  r.height = pair.height;
-  r.version = options.version;
-  r.input_class = pair.input_class;
-  r.backend = backend;
-  r.precision = backend == Backend::Cuda ? options.precision : Precision::Double;
-  r.a5_variant = a5_variant;
-  r.d_detect = out.d_detect;
-  const Combined c = combine(out.d_detect, out.d_appear, options.version);
-  r.mad = c.mad;
-  r.hi = c.hi;
-  r.lo = c.lo;
-  r.sig = c.sig;
-  r.map_hi = std::move(out.map_hi);
-  r.map_lo = std::move(out.map_lo);
-  r.seconds = seconds;
-  return r;
-}
-
-ScoreResult Scorer::score(const GrayImage& ref, const GrayImage& dst) {
-  const PairSetup pair = setup_pair(ref, dst, options_);
-  const auto start = std::chrono::steady_clock::now();
-  StageOutputs out;
-  if (backend_ == Backend::Cuda) {
-    out = gpu_->run(cuda_input(ref), cuda_input(dst), pair.uint8_luminance(), options_.want_maps);
-  } else {
-    // Refuse up front, stating the need, rather than fail in the middle of an allocation.
-    require_cpu_memory(pair.width, pair.height, thread_count(), options_.want_maps,
-                       host_available_memory_bytes());
-    auto det = detection::detect_cpu(ref.pixels.cview(), dst.pixels.cview(), pair.uint8_luminance(),
-                                     options_.want_maps);
-    auto app = appearance::appear_cpu(ref.pixels.cview(), dst.pixels.cview(), options_.want_maps);
-    out.d_detect = det.d_detect;
-    out.d_appear = app.d_appear;
-    out.map_hi = std::move(det.map);
-    out.map_lo = std::move(app.map);
-  }
-  const double seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  return assemble_score(pair, std::move(out), options_, backend_,
-                        gpu_ ? gpu_->a5_variant() : std::string(), seconds);
 }
 
 ScoreResult score(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options) {

@@ -15,6 +15,7 @@
 #include "common/image.h"
 #include "common/image_io.h"
 #include "mad/options.h"
+#include "mad/pair_backend.h"
 
 namespace mad {
 
@@ -34,29 +35,9 @@ struct ScoreResult {
   double seconds = 0.0;                        // wall time of the computation (decode excluded)
 };
 
-// A pair's two indices as a backend computes them, before the combination.
-struct StageOutputs {
-  double d_detect = 0.0;  // unscaled
-  double d_appear = 0.0;
-  Image<double> map_hi, map_lo;  // when requested
-};
-
-// What is known of a pair before it is scored: its shape and resolved input class.
-struct PairSetup {
-  int width = 0, height = 0;
-  InputClass input_class = InputClass::Uint8;  // resolved (never Auto)
-  bool uint8_luminance() const { return input_class == InputClass::Uint8; }
-};
-
 // Checks a pair before any work (validate_pair, resolve_input_class; throws as they do).
 PairSetup setup_pair(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options);
 PairSetup setup_pair(const SourceImage& ref, const SourceImage& dst, const ScoreOptions& options);
-
-// The one place a score is assembled, for every backend (CPU, GPU one pair, GPU batch):
-// combines the indices (spec §5) and records how they were computed. `backend` is the resolved
-// one; the precision is options.precision on CUDA and Double on the CPU. `seconds`: wall time.
-ScoreResult assemble_score(const PairSetup& pair, StageOutputs out, const ScoreOptions& options,
-                           Backend backend, const std::string& a5_variant, double seconds);
 
 // Throws InputError unless both images are equally sized and at least 34x34.
 void validate_pair(const GrayImage& ref, const GrayImage& dst);
@@ -78,8 +59,11 @@ struct BackendChoice {
   // "auto: built without CUDA".
   std::string reason;
 };
-// As resolve_backend (same GpuError), with the reason.
+// As resolve_backend (same GpuError), with the reason. A run calls it once, where its command
+// starts (mad score, mad eval, the Python Scorer), and passes the choice down.
 BackendChoice choose_backend(Backend requested);
+// How many times choose_backend has run in this process (tests hold the once-a-run rule).
+std::size_t backend_choices_made();
 
 // Time to first score (issue 12). A process that scores one pair on the GPU first pays for the
 // CUDA context, the cuFFT plans and the filter banks: about 0.2-0.3 s on an H100 host, against
@@ -96,32 +80,28 @@ inline constexpr double kLonePairCpuSeconds = 0.2;
 // does not pay for CUDA's initialisation either.
 std::optional<BackendChoice> cpu_for_lone_pair(int width, int height, int threads);
 
-class CudaScorer;  // mad/cuda_scorer.h
-struct CudaInput;
+class BatchScorer;  // mad/batch_scorer.h
 
+// One pair at a time: a batch of depth one (mad::BatchScorer), which keeps the backend's
+// per-shape state (GPU slots, plans, filter banks) between pairs.
 class Scorer {
  public:
+  // Resolves options.backend when it is Auto (choose_backend), once for this scorer.
   explicit Scorer(ScoreOptions options);
   ~Scorer();
   Scorer(Scorer&&) noexcept;
   Scorer& operator=(Scorer&&) noexcept;
 
-  const ScoreOptions& options() const { return options_; }
-  Backend backend() const { return backend_; }
+  const ScoreOptions& options() const;
+  Backend backend() const;
+  // Throws the pair's own error: InputError, InvalidArgument, GpuError.
   ScoreResult score(const GrayImage& ref, const GrayImage& dst);
 
  private:
-  ScoreOptions options_;
-  Backend backend_;
-  std::unique_ptr<CudaScorer> gpu_;
+  std::unique_ptr<BatchScorer> batch_;
 };
 
 ScoreResult score(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options);
-
-// The GPU backend's view of an image (its uint8 plane when it has one).
-CudaInput cuda_input(const GrayImage& image);
-// ... and of a source image (its colour samples when it holds them).
-CudaInput cuda_input(const SourceImage& image);
 
 // Wraps raw 0..255 values (e.g. synthetic test images) as an 8-bit or wider GrayImage.
 GrayImage make_gray_image(Image<double> pixels, int bit_depth = 8);

@@ -131,6 +131,7 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   c.runner.score = to_score_options(a.scoring);
   const BackendChoice choice = choose_backend(c.runner.score.backend);
   refuse_backend_options(cmd, choice, c.runner.score.precision);
+  c.runner.backend_choice = choice;  // the run's one choice: the engine and scorers take it
   c.bootstrap.resamples = a.resamples;
   c.bootstrap.seed = a.seed;
   const datasets::EvalReport report = datasets::run_evaluation(c);
@@ -197,7 +198,8 @@ Subcommand add_eval_command(CLI::App& root) {
       *cmd, a->scoring,
       {"GPU A5 variant (see mad score --list-variants)",
        "GPU detection block-statistics variant (see mad score --list-variants)",
-       "GPU memory one image shape may use per GPU, e.g. 8GiB (default: the free memory)"});
+       "GPU memory this process may use on each GPU, all shapes and workers together, "
+       "e.g. 8GiB (default: the free memory)"});
   cmd->add_option("--gpus", a->gpus, "CUDA workers, one per GPU (0 = every visible GPU)")
       ->capture_default_str()
       ->check(decimal_in_range(0, 1024, "0 uses every visible GPU"))

@@ -182,6 +182,7 @@ int run_pairs(const CLI::App& cmd, const ScoreArgs& a) {
   EngineOptions engine;
   engine.score = options;
   engine.score.backend = choice.backend;
+  engine.backend_choice = choice;  // chosen once for the run, above
   // One worker on the current GPU (or the CPU); rows come back in list order and each is
   // written and flushed at once, so an interrupted run keeps every finished row.
   engine.gpus = choice.backend == Backend::Cuda ? 1 : 0;
@@ -295,7 +296,8 @@ Subcommand add_score_command(CLI::App& root) {
       *cmd, args->scoring,
       {"GPU A5 local-statistics variant (see --list-variants)",
        "GPU detection block-statistics variant (see --list-variants)",
-       "GPU memory one image shape may use, e.g. 8GiB (default: the device's free memory)"});
+       "GPU memory this process may use on each GPU, all shapes and workers together, "
+       "e.g. 8GiB (default: the free memory)"});
   cmd->add_option("--threads", args->threads, "CPU worker threads (default: all cores)")
       ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"))
       ->group("Scoring");

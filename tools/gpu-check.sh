@@ -43,14 +43,20 @@ note "device: $(head -1 "$logs/device.txt")"
 
 gen=()
 command -v ninja >/dev/null && gen=(-G Ninja)
-# Debian packages the GPU machine lacks (libdeflate, for the direct PNG reader) travel as .deb
-# files in .debs/ (git-ignored; `cd .debs && apt-get download libdeflate0 libdeflate-dev`) and
-# are unpacked here for CMake to find. Without them the build leaves the reader out.
-if ls .debs/*.deb > /dev/null 2>&1 && [ ! -e /usr/include/libdeflate.h ]; then
+# Debian packages the GPU machine lacks travel as .deb files in .debs/ (git-ignored), so that
+# GPU runs decode as a user's machine does: libdeflate (the direct PNG reader), libstb (BMP, PNM)
+# and libtiff with its libraries (TIFF: LIVE, CSIQ). Fetch them here with
+#   mkdir -p .debs && cd .debs && apt-get download libdeflate0 libdeflate-dev libstb0 \
+#     libstb-dev libtiff6 libtiff-dev libjpeg62-turbo libjbig0 liblerc4 libwebp7
+# and carry .debs; they are unpacked here for CMake to find, and their libraries put on the
+# loader's path (libtiff needs libjpeg62, beside the machine's libjpeg8: versioned symbols keep
+# the two apart). Without them the build leaves those formats out.
+if ls .debs/*.deb > /dev/null 2>&1; then
   debs=/tmp/gpu-check-debs
   rm -rf "$debs"
   for deb in .debs/*.deb; do dpkg -x "$deb" "$debs"; done
   export CMAKE_PREFIX_PATH="$debs/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  export LD_LIBRARY_PATH="$debs/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
 if ! cmake -S . -B "$build" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
       > "$logs/configure.log" 2>&1; then
@@ -59,7 +65,7 @@ fi
 if ! cmake --build "$build" -j"$(nproc)" > "$logs/build.log" 2>&1; then
   grep -E "error|Error" "$logs/build.log" | head -40; echo "SUMMARY: build FAILED"; exit 1
 fi
-note "build: ok ($(( $(date +%s) - t0 )) s; $(grep -o 'PNG through libdeflate.*' "$logs/configure.log"))"
+note "build: ok ($(( $(date +%s) - t0 )) s; $(grep -o 'PNG through libdeflate.*' "$logs/configure.log"); $(grep -o 'TIFF I/O.*' "$logs/configure.log"); $(grep -o 'BMP/PNM I/O.*' "$logs/configure.log"))"
 
 # Goal 4's dataset is written in the background while the tests run (they are GPU-bound); the
 # timed sections wait for it.
@@ -88,11 +94,14 @@ grep -E "^\s+[0-9]+ - .*\((Failed|Timeout|SEGFAULT|Subprocess aborted|Exception)
 skipped=$(grep -c "Skipped" "$out/ctest.log" || true)
 note "ctest skipped: $skipped"
 
-# Agreement figures printed by the GPU tests (lines starting with "AGREEMENT").
+# Agreement figures printed by the GPU tests (lines starting with "AGREEMENT", and the shape
+# zoo's "ZOO" lines: every size in random order against the CPU, issue 25).
 for exe in "$build"/tests/*_tests; do
-  "$exe" --gtest_filter='*Cuda*:*Gpu*:*GPU*' 2>/dev/null | grep -E "^AGREEMENT" || true
+  "$exe" --gtest_filter='*Cuda*:*Gpu*:*GPU*' 2>/dev/null | grep -E "^(AGREEMENT|ZOO)" || true
 done > "$logs/agreement.txt"
 while read -r l; do note "$l"; done < <(head -40 "$logs/agreement.txt")
+# The scheduler's tests on fake slots (CPU, also in CI): their count.
+note "engine tests (ctest -L engine): $(ctest --test-dir "$build" -L engine 2>&1 | grep -E 'tests passed|tests failed' | tail -1)"
 
 if [ $quick -eq 0 ] && command -v compute-sanitizer >/dev/null; then
   for tool in memcheck racecheck initcheck synccheck; do
@@ -113,10 +122,11 @@ fi
 py=$(grep -E '^Python3_EXECUTABLE:' "$build/CMakeCache.txt" 2>/dev/null | cut -d= -f2-)
 if [ -d "$build/python/mad" ] && [ -n "$py" ]; then
   (cd "$build/python" && PYTHONPATH="$PWD" MAD_TEST_DATA_DIR="$OLDPWD/tests/data" \
-     "$py" -m pytest -v -s -rs -p no:cacheprovider "$OLDPWD/tests/python/test_gpu.py") \
+     "$py" -m pytest -v -s -rs -p no:cacheprovider "$OLDPWD/tests/python/test_gpu.py" "$OLDPWD/tests/python/test_shape_zoo.py") \
     > "$out/pytest_gpu.log" 2>&1
   py_rc=$?
   grep -o "PYTHON:.*" "$out/pytest_gpu.log" || echo "PYTHON: no transfer line (see pytest_gpu.log)"
+  grep -o "ZOO PYTHON.*" "$out/pytest_gpu.log" | while read -r l; do note "$l"; done
   note "python GPU tests: $(grep -E '(passed|failed|skipped)' "$out/pytest_gpu.log" | tail -1) (rc=$py_rc)"
   grep -E "SKIPPED" "$out/pytest_gpu.log" | head -5 | while read -r l; do note "python $l"; done
   if [ $quick -eq 0 ]; then

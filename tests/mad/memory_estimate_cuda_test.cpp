@@ -1,12 +1,12 @@
 // The GPU memory model of mad/memory_estimate.h against the device: the free memory a
-// CudaScorer's first pair of a shape takes (one slot and its bank, cuFFT plans included) must
+// A scorer's first pair of a shape takes (one slot and its bank, cuFFT plans included) must
 // lie within the model, and the model must not overstate it by much. Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <iostream>
 #include <string>
 
-#include "mad/cuda_scorer.h"
+#include "mad/batch_scorer.h"
 #include "mad/memory_check.h"
 #include "mad/memory_estimate.h"
 #include "tests/support/test_support.h"
@@ -34,13 +34,17 @@ struct FirstPair {
 FirstPair measured_first_pair(int width, int height, Precision precision) {
   const Image<double> ref = test::random_image(width, height, 21);
   const Image<double> dst = test::random_image(width, height, 22);
-  CudaScorer scorer(precision, "");
+  ScoreOptions options;
+  options.backend = Backend::Cuda;
+  options.precision = precision;
+  BatchScorer scorer(options);
+  const GrayImage r = make_gray_image(ref), d = make_gray_image(dst);
   const std::size_t before = gpu_free_memory_bytes();
-  scorer.run(ref.cview(), dst.cview(), true, false);  // synchronous: read-back of the sums
+  scorer.score_one(r, d);  // synchronous: read-back of the sums
   const std::size_t after = gpu_free_memory_bytes();
   const std::size_t counted = scorer.device_bytes();
-  // Later pairs one at a time take no more: run() keeps to the shape's first slot.
-  scorer.run(dst.cview(), ref.cview(), true, false);
+  // Later pairs one at a time take no more: an idle slot is used before another is built.
+  scorer.score_one(d, r);
   EXPECT_EQ(scorer.device_bytes(), counted) << "a second pair of the shape built another slot";
   return {before > after ? before - after : 0, counted};
 }

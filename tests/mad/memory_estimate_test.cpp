@@ -190,40 +190,42 @@ TEST(GpuMemoryEstimate, CountsEveryBufferOfASlot) {
   EXPECT_THROW(estimate_gpu_pair_memory(0, 5, Precision::Double), InvalidArgument);
 }
 
-TEST(GpuMemoryCheck, SlotsPerShape) {
+TEST(GpuMemoryCheck, BudgetIsTheLimitOrTheFreeMemoryShared) {
+  // --gpu-memory-limit is the whole process's on the GPU: its workers there share it evenly.
+  EXPECT_EQ(gpu_memory_budget(8 * kGiB, 0, 1).bytes, 8 * kGiB);
+  EXPECT_EQ(gpu_memory_budget(8 * kGiB, 80 * kGiB, 4).bytes, 2 * kGiB);  // the limit wins
+  // No limit: the free memory less the reserve, shared.
+  EXPECT_EQ(gpu_memory_budget(0, 10 * kGiB + kGpuMemoryReserve, 2).bytes, 5 * kGiB);
+  // Unknown free memory and no limit: unbounded (the device itself then says no).
+  EXPECT_EQ(gpu_memory_budget(0, 0, 3).bytes, SIZE_MAX);
+  // Less free than the reserve: a budget no slot fits, never zero (zero would mean "none").
+  EXPECT_EQ(gpu_memory_budget(0, kGpuMemoryReserve / 2, 1).bytes, 1u);
+}
+
+TEST(GpuMemoryCheck, TooLargeStatesTheNeedAndAWayOut) {
   const GpuPairMemory m = estimate_gpu_pair_memory(4096, 4096, Precision::Double);
-  const std::size_t one = m.device_total(1), two = m.device_total(2);
-  EXPECT_EQ(two, one + m.slot());  // the second slot shares the first one's bank
-  // No limit, free memory unknown: the full count.
-  EXPECT_EQ(gpu_slots_for_shape(4096, 4096, Precision::Double, 2, 0, 0), 2);
-  // A limit between one and two slots: one slot (pairs of the shape run one at a time).
-  EXPECT_EQ(gpu_slots_for_shape(4096, 4096, Precision::Double, 2, two - 1, 0), 1);
-  EXPECT_EQ(gpu_slots_for_shape(4096, 4096, Precision::Double, 2, two, 0), 2);
-  // Free memory: the slots plus the reserve must fit.
-  EXPECT_EQ(gpu_slots_for_shape(4096, 4096, Precision::Double, 2, 0, two + kGpuMemoryReserve), 2);
-  EXPECT_EQ(gpu_slots_for_shape(4096, 4096, Precision::Double, 2, 0, two), 1);
-  // Not even one slot: refused up front with the need and a way out.
-  try {
-    gpu_slots_for_shape(4096, 4096, Precision::Double, 2, one - 1, 0);
-    FAIL() << "expected GpuError";
-  } catch (const GpuError& e) {
-    const std::string msg = e.what();
-    EXPECT_NE(msg.find("4096x4096"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("--gpu-memory-limit"), std::string::npos) << msg;
-    EXPECT_NE(msg.find("--precision float"), std::string::npos) << msg;
-    EXPECT_EQ(e.exit_code(), kExitGpu);
-  }
+  const std::string by_limit = gpu_shape_too_large(
+      4096, 4096, Precision::Double, gpu_memory_budget(m.device_total(1) - 1, 0, 1));
+  EXPECT_NE(by_limit.find("4096x4096"), std::string::npos) << by_limit;
+  EXPECT_NE(by_limit.find(format_bytes(m.device_total(1))), std::string::npos) << by_limit;
+  EXPECT_NE(by_limit.find("--gpu-memory-limit allows"), std::string::npos) << by_limit;
+  EXPECT_NE(by_limit.find("--precision float"), std::string::npos) << by_limit;
+  // Shared among workers: the message says so, with each one's share.
+  const std::string shared = gpu_shape_too_large(4096, 4096, Precision::Double,
+                                                 gpu_memory_budget(m.device_total(1), 0, 2));
+  EXPECT_NE(shared.find("shared by 2 workers"), std::string::npos) << shared;
   // 18000x18000 on an 80 GB-class device: double does not fit even one slot (the model says
-  // about 84 GiB); float (about 45 GiB) does.
-  const std::size_t h100_free = 79 * kGiB;
-  EXPECT_THROW(gpu_slots_for_shape(18000, 18000, Precision::Double, 2, 0, h100_free), GpuError);
-  EXPECT_GE(gpu_slots_for_shape(18000, 18000, Precision::Float, 2, 0, h100_free), 1);
-  try {
-    gpu_slots_for_shape(18000, 18000, Precision::Float, 2, 0, 8 * kGiB);
-    FAIL() << "expected GpuError";
-  } catch (const GpuError& e) {
-    EXPECT_NE(std::string(e.what()).find("free"), std::string::npos) << e.what();
-  }
+  // about 84 GiB); float (about 45 GiB) does, and the message says so; at 8 GiB neither.
+  const GpuMemoryBudget h100 = gpu_memory_budget(0, 79 * kGiB, 1);
+  EXPECT_GT(estimate_gpu_pair_memory(18000, 18000, Precision::Double).device_total(1), h100.bytes);
+  EXPECT_LE(estimate_gpu_pair_memory(18000, 18000, Precision::Float).device_total(1), h100.bytes);
+  const std::string free_text =
+      gpu_shape_too_large(18000, 18000, Precision::Double, h100);
+  EXPECT_NE(free_text.find("free"), std::string::npos) << free_text;
+  EXPECT_NE(free_text.find("--precision float"), std::string::npos) << free_text;
+  const std::string small = gpu_shape_too_large(18000, 18000, Precision::Double,
+                                                gpu_memory_budget(0, 8 * kGiB, 1));
+  EXPECT_EQ(small.find("--precision float"), std::string::npos) << small;
 }
 
 TEST(MemorySize, ParsesBytesAndBinaryUnits) {

@@ -43,7 +43,7 @@ def test_torch_rgb_uint8_views_match_host(torch):
 def test_gpu_errors(torch):
     a = torch.zeros((40, 40, 3), dtype=torch.float32, device="cuda")
     with pytest.raises(ValueError, match="colour GPU input must be uint8"):
-        mad.score(a, a)
+        mad.score(a, a, data_range=255)  # (all zeros: without data_range, that is refused first)
     with pytest.raises(ValueError, match="must both be host images or both GPU arrays"):
         mad.score(a[..., 0], a[..., 0].cpu().numpy())
     with pytest.raises(ValueError, match='backend="cpu" cannot score GPU arrays'):

@@ -8,7 +8,6 @@
 #include "common/gpu_info.h"
 #include "common/parallel.h"
 #include "mad/batch_scorer.h"
-#include "mad/cuda_scorer.h"
 #include "mad/score.h"
 #include "tools/bench/bench_images.h"
 #include "tools/bench/cpu_timer.h"
@@ -24,7 +23,11 @@ void set_time(PipelineBenchRow& row, const Measurement& m) {
 // One pair at a time, synchronously: upload + both stages + read-back of the two sums.
 PipelineBenchRow bench_gpu_single(const std::vector<BenchPair>& pairs, Precision p,
                                   const PipelineBenchOptions& o) {
-  CudaScorer gpu(p, o.a5_variant);
+  ScoreOptions so;
+  so.backend = Backend::Cuda;
+  so.precision = p;
+  so.a5_variant = o.a5_variant;
+  BatchScorer gpu(so);  // a batch of depth one, as mad::Scorer and `mad score REF DIST` run
   PipelineBenchRow row;
   row.backend = "cuda";
   row.mode = "single";
@@ -35,7 +38,7 @@ PipelineBenchRow bench_gpu_single(const std::vector<BenchPair>& pairs, Precision
   // reference side is always recomputed.
   set_time(row, time_host(o.warmup_runs, o.timed_runs, [&](int i) {
              const BenchPair& pair = pairs[i % pairs.size()];
-             gpu.run(cuda_input(pair.ref), cuda_input(pair.dst), true, false);
+             gpu.score_one(pair.ref, pair.dst);
            }));
   row.device_bytes = gpu.device_bytes();
   row.device_bytes_per_pair = gpu.device_bytes();
