@@ -29,27 +29,41 @@ std::string python_words(const std::string& message) {
   return out;
 }
 
+namespace {
+// The module's exception types (owned by pybind11 for the life of the process), for the
+// translator below, which can capture nothing.
+PyObject *error_type, *input_error_type, *invalid_argument_type, *gpu_error_type;
+}  // namespace
+
 void register_errors(py::module_& m) {
-  static py::exception<Error> error(m, "Error", PyExc_RuntimeError);
-  static py::exception<InputError> input_error(m, "InputError", PyExc_ValueError);
-  static py::exception<InvalidArgument> invalid_argument(m, "InvalidArgument", PyExc_ValueError);
-  static py::exception<GpuError> gpu_error(m, "GpuError", PyExc_RuntimeError);
-  input_error.doc() = "An image MAD cannot score (unreadable, wrong shape or dtype, too small).";
-  invalid_argument.doc() = "An option value MAD refuses, or options that contradict each other.";
-  gpu_error.doc() = "A CUDA failure, or the CUDA backend asked for where there is none.";
+  // The types through py::register_exception (pybind11 keeps them for the process; a
+  // function-local static py::exception crashed the first translation with the GIL released
+  // under pybind11 3.1 / Python 3.12 on the GPU machine), then one translator, registered last
+  // so that it is tried first, that puts each message in Python's words.
+  error_type = py::register_exception<Error>(m, "Error", PyExc_RuntimeError).ptr();
+  auto& input = py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
+  auto& invalid = py::register_exception<InvalidArgument>(m, "InvalidArgument", PyExc_ValueError);
+  auto& gpu = py::register_exception<GpuError>(m, "GpuError", PyExc_RuntimeError);
+  input.doc() = "An image MAD cannot score (unreadable, wrong shape or dtype, too small).";
+  invalid.doc() = "An option value MAD refuses, or options that contradict each other.";
+  gpu.doc() = "A CUDA failure, or the CUDA backend asked for where there is none.";
+  input_error_type = input.ptr();
+  invalid_argument_type = invalid.ptr();
+  gpu_error_type = gpu.ptr();
+  python_words("");  // builds its pattern now, not inside the first translation
   // The most derived classes first: a GpuError is also an Error.
   py::register_exception_translator([](std::exception_ptr p) {
     if (!p) return;
     try {
       std::rethrow_exception(p);
     } catch (const InputError& e) {
-      PyErr_SetString(input_error.ptr(), python_words(e.what()).c_str());
+      PyErr_SetString(input_error_type, python_words(e.what()).c_str());
     } catch (const InvalidArgument& e) {
-      PyErr_SetString(invalid_argument.ptr(), python_words(e.what()).c_str());
+      PyErr_SetString(invalid_argument_type, python_words(e.what()).c_str());
     } catch (const GpuError& e) {
-      PyErr_SetString(gpu_error.ptr(), python_words(e.what()).c_str());
+      PyErr_SetString(gpu_error_type, python_words(e.what()).c_str());
     } catch (const Error& e) {
-      PyErr_SetString(error.ptr(), python_words(e.what()).c_str());
+      PyErr_SetString(error_type, python_words(e.what()).c_str());
     }
   });
 }
