@@ -52,8 +52,9 @@ struct EvalReport {
   std::vector<std::string> missing;  // missing image names, dataset order
   std::vector<EvalFailure> failures;
   std::vector<Observation> points;  // every pair with a score, this run's and resumed ones
-  bool have_stats = false;          // false with fewer than two scored pairs
+  bool have_stats = false;          // false with fewer than two scored pairs, or for a shard
   EvalStats stats;
+  std::string shard;  // "I/N" for one shard of the dataset (counts.entries: its pairs); "" = all
 };
 
 // Pairs per second of this run's scoring (0 when nothing was scored).

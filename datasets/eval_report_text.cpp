@@ -143,11 +143,12 @@ std::string report_to_text(const EvalReport& r) {
   std::string out;
   char buf[512];
   const auto& c = r.counts;
+  const std::string shard = r.shard.empty() ? "" : ", shard " + r.shard;
   std::snprintf(buf, sizeof buf,
-                "dataset %s (%s): %zu pairs; %zu scored now, %zu from a previous run, %zu failed, "
-                "%zu skipped (missing images), %zu not run\n",
-                r.dataset.c_str(), r.root.c_str(), c.entries, c.scored_now, c.finished_before,
-                c.failed_now, c.skipped_missing, c.not_run);
+                "dataset %s (%s)%s: %zu pairs; %zu scored now, %zu from a previous run, %zu "
+                "failed, %zu skipped (missing images), %zu not run\n",
+                r.dataset.c_str(), r.root.c_str(), shard.c_str(), c.entries, c.scored_now,
+                c.finished_before, c.failed_now, c.skipped_missing, c.not_run);
   out += buf;
   std::snprintf(buf, sizeof buf,
                 "scoring: %.2f s, %.2f pairs/s on %d worker(s) (%s), waiting on decoding %.2f "
@@ -163,6 +164,9 @@ std::string report_to_text(const EvalReport& r) {
     out += buf;
   }
   out += sign_convention(r) + "\n";
+  if (!r.shard.empty())
+    return out + "statistics: none for shard " + r.shard +
+           " alone (mad merge of all the shards' --out files writes them)\n";
   if (!r.have_stats) return out + "statistics: fewer than two scored pairs\n";
   std::snprintf(buf, sizeof buf, "%-36s %6s  %-21s %-21s %-21s %-21s\n", "type", "pairs",
                 "SROCC [95% CI]", "KROCC [95% CI]", "PLCC [95% CI]", "RMSE [95% CI]");

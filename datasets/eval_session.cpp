@@ -55,12 +55,7 @@ int exit_code_for(const EvalReport& r) {
   return r.counts.failed_now || r.counts.skipped_missing ? kExitPartial : kExitOk;
 }
 
-EvalReport run_evaluation(const EvalConfig& cfg) {
-  const Dataset d = read_dataset(cfg.dir, choose_kind(cfg), cfg.read);
-  // Without --out each dataset gets its own results file (results_settings.h).
-  const std::string out = cfg.out.empty() ? default_results_name(to_string(d.kind), cfg.dir)
-                                          : cfg.out;
-  const EngineReport plan = plan_workers(cfg.runner);  // bad --gpus fails before any file changes
+EvalReport start_report(const Dataset& d) {
   EvalReport r;
   r.dataset = to_string(d.kind);
   r.root = d.root;
@@ -69,6 +64,54 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   r.started = time_now_text(TimeZone::Local, "%Y-%m-%d %H:%M:%S");
   r.notes = d.notes;
   r.counts.entries = d.entries.size();
+  return r;
+}
+
+void add_statistics(EvalReport& r, const Dataset& d, const std::vector<double>& mad,
+                    const BootstrapOptions& bootstrap) {
+  const auto t0 = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < d.entries.size(); ++i)
+    if (!std::isnan(mad[i]))
+      r.points.push_back(
+          {mad[i], d.entries[i].subjective, d.entries[i].ref_name, d.entries[i].type});
+  if (r.points.size() >= 2) {
+    StatsOptions so_stats;
+    so_stats.subjective_higher_is_better = d.higher_is_better;
+    so_stats.bootstrap = bootstrap;
+    r.stats = evaluate_agreement(r.points, so_stats);
+    r.have_stats = true;
+  }
+  r.stats_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void write_report_files(const EvalReport& r, const std::string& json, const std::string& html,
+                        std::FILE* log) {
+  if (!json.empty()) write_text_file(json, report_to_json(r).dump(2) + "\n");
+  if (html.empty()) return;
+  write_text_file(html, report_to_html(r));
+  // What a paper takes as it is, beside the report under its name: the figure (.svg) and
+  // the table (.csv, .tex). A report named *.svg, *.csv or *.tex is not overwritten.
+  const std::pair<const char*, std::string> parts[] = {{".svg", report_figure_svg(r)},
+                                                       {".csv", report_table_csv(r)},
+                                                       {".tex", report_table_latex(r)}};
+  for (const auto& [extension, text] : parts) {
+    const fs::path file = fs::path(html).replace_extension(extension);
+    if (text.empty() || file == fs::path(html)) continue;
+    write_text_file(file.string(), text);
+    say(log, "wrote " + file.string());
+  }
+}
+
+EvalReport run_evaluation(const EvalConfig& cfg) {
+  const Dataset d = read_dataset(cfg.dir, choose_kind(cfg), cfg.read);
+  // Without --out each dataset gets its own results file (results_settings.h).
+  const std::string out = cfg.out.empty() ? default_results_name(to_string(d.kind), cfg.dir)
+                                          : cfg.out;
+  const EngineReport plan = plan_workers(cfg.runner);  // bad --gpus fails before any file changes
+  if (!cfg.shard.whole() && (!cfg.json.empty() || !cfg.html.empty()))
+    throw InvalidArgument("--json and --html write the statistics, which one shard does not "
+                          "have: give them to mad merge, which joins the shards' --out files");
+  EvalReport r = start_report(d);
   const ScoreOptions& so = cfg.runner.score;
   r.settings = {to_string(so.version),
                 to_string(plan.backend),
@@ -83,15 +126,38 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
                 so.det_variant};
   for (const auto& n : d.notes) say(cfg.log, n);
 
+  // --shard: the pairs of the other shards are skipped, and neither counted nor listed.
+  std::vector<bool> other_shard(d.entries.size(), false);
+  if (!cfg.shard.whole()) {
+    std::vector<std::string> refs;
+    for (const auto& e : d.entries) refs.push_back(e.ref);
+    const ShardPlan shards(refs, cfg.shard.count);
+    r.counts.entries = 0;
+    for (std::size_t i = 0; i < d.entries.size(); ++i) {
+      other_shard[i] = shards.shard_of(d.entries[i].ref) != cfg.shard.index;
+      r.counts.entries += !other_shard[i];
+    }
+    r.shard = to_string(cfg.shard);
+    double all = 0;
+    for (double p : shards.pixels()) all += p;
+    char line[160];
+    std::snprintf(line, sizeof line,
+                  "shard %s: %zu of the dataset's %zu pairs (%.3g Mpixel of %.3g)", r.shard.c_str(),
+                  r.counts.entries, d.entries.size(), shards.pixels()[cfg.shard.index - 1] / 1e6,
+                  all / 1e6);
+    say(cfg.log, line);
+  }
+
   // Missing images: listed now in a count and at the end by name, and their pairs skipped.
-  std::vector<bool> skip(d.entries.size(), false);
+  std::vector<bool> skip = other_shard;
   std::set<std::string> seen;
   for (const auto& m : find_missing_images(d)) {
+    if (other_shard[m.entry]) continue;
+    if (!skip[m.entry]) ++r.counts.skipped_missing;  // an entry missing both is listed twice
     skip[m.entry] = true;
     if (seen.insert(m.path).second) r.missing.push_back(m.path);
   }
   r.counts.missing_images = r.missing.size();
-  for (bool s : skip) r.counts.skipped_missing += s;
   if (!r.missing.empty())
     say(cfg.log, std::to_string(r.missing.size()) +
                      " image(s) missing: " + std::to_string(r.counts.skipped_missing) +
@@ -102,6 +168,12 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   std::optional<ResultsWriter> writer;
   RunSettings settings = run_settings(cfg.runner.score, plan.backend);
   set_dataset(settings, to_string(d.kind), cfg.dir, d.entries.size());
+  if (!cfg.read.manifest.empty())
+    settings.dataset_manifest = fs::absolute(cfg.read.manifest).lexically_normal().string();
+  if (cfg.read.higher_is_better)
+    settings.dataset_direction =
+        *cfg.read.higher_is_better ? "higher-is-better" : "lower-is-better";
+  settings.shard = to_string(cfg.shard);
   if (cfg.resume && fs::exists(out, ec)) {
     previous = read_results_file(out);
     if (!previous.rows.empty()) require_same_settings(out, settings);
@@ -168,35 +240,8 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   r.decode_threads = run.decode_threads;
   r.settings.devices = run.devices;
 
-  const auto t0 = std::chrono::steady_clock::now();
-  for (std::size_t i = 0; i < n; ++i)
-    if (!std::isnan(mad[i]))
-      r.points.push_back(
-          {mad[i], d.entries[i].subjective, d.entries[i].ref_name, d.entries[i].type});
-  if (r.points.size() >= 2) {
-    StatsOptions so_stats;
-    so_stats.subjective_higher_is_better = d.higher_is_better;
-    so_stats.bootstrap = cfg.bootstrap;
-    r.stats = evaluate_agreement(r.points, so_stats);
-    r.have_stats = true;
-  }
-  r.stats_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-  if (!cfg.json.empty()) write_text_file(cfg.json, report_to_json(r).dump(2) + "\n");
-  if (!cfg.html.empty()) {
-    write_text_file(cfg.html, report_to_html(r));
-    // What a paper takes as it is, beside the report under its name: the figure (.svg) and
-    // the table (.csv, .tex). A report named *.svg, *.csv or *.tex is not overwritten.
-    const std::pair<const char*, std::string> parts[] = {{".svg", report_figure_svg(r)},
-                                                         {".csv", report_table_csv(r)},
-                                                         {".tex", report_table_latex(r)}};
-    for (const auto& [extension, text] : parts) {
-      const fs::path file = fs::path(cfg.html).replace_extension(extension);
-      if (text.empty() || file == fs::path(cfg.html)) continue;
-      write_text_file(file.string(), text);
-      say(cfg.log, "wrote " + file.string());
-    }
-  }
+  if (cfg.shard.whole()) add_statistics(r, d, mad, cfg.bootstrap);
+  write_report_files(r, cfg.json, cfg.html, cfg.log);
   if (!r.missing.empty()) {
     say(cfg.log, "missing images (" + std::to_string(r.missing.size()) + "):");
     for (const auto& m : r.missing) say(cfg.log, "  " + m);

@@ -9,6 +9,7 @@
 
 #include "datasets/dataset.h"
 #include "datasets/eval_report.h"
+#include "datasets/pairs_shard.h"
 #include "mad/pair_engine.h"
 
 namespace mad::datasets {
@@ -25,6 +26,11 @@ struct EvalConfig {
   std::size_t limit = 0;   // score at most this many new pairs (0 = all)
   BootstrapOptions bootstrap;
   std::FILE* log = stderr;  // progress bar, notes, missing images; null = silent
+  // Shard I of N of the dataset's pairs (pairs_shard.h: a reference's pairs stay together,
+  // shares balanced by pixels): only its pairs are scored, the shard is recorded in the
+  // settings record, and no statistics are computed (json and html must be empty; `mad merge`
+  // of all N shards writes them).
+  ShardSpec shard;
 };
 
 // Runs the evaluation. Throws InputError / InvalidArgument for an unreadable dataset or
@@ -33,5 +39,15 @@ EvalReport run_evaluation(const EvalConfig& config);
 
 // kExitOk, or kExitPartial when pairs failed or images were missing (common/error.h).
 int exit_code_for(const EvalReport& report);
+
+// The parts of a run that `mad merge` of eval shards (datasets/eval_merge.h) shares with it.
+// The dataset's layout, folder, score direction and notes, started now; its pairs counted.
+EvalReport start_report(const Dataset& dataset);
+// Points (the pairs with a finite `mad`, in dataset order) and the statistics of `r`.
+void add_statistics(EvalReport& r, const Dataset& dataset, const std::vector<double>& mad,
+                    const BootstrapOptions& bootstrap);
+// The JSON summary and the HTML report with its figure and tables beside it ("" = none).
+void write_report_files(const EvalReport& r, const std::string& json, const std::string& html,
+                        std::FILE* log);
 
 }  // namespace mad::datasets

@@ -30,25 +30,31 @@ std::string to_string(const ShardSpec& s) {
 }
 
 ShardPlan::ShardPlan(const std::string& list_path, int shards) : load_(shards, 0.0) {
-  struct Group {
-    std::string ref;
-    std::size_t pairs = 0;
-    double pixels = -1;  // of the reference; -1 = header unreadable
-  };
-  std::vector<Group> groups;
-  std::unordered_map<std::string, std::size_t> index;
   PairsListReader list(list_path);
-  for (PairRow row; list.next(row); ++rows_) {
-    const auto [it, fresh] = index.emplace(row.ref, groups.size());
-    if (fresh) groups.push_back({row.ref});
-    ++groups[it->second].pairs;
-  }
+  for (PairRow row; list.next(row);) add(row.ref);
+  deal();
+}
+
+ShardPlan::ShardPlan(const std::vector<std::string>& refs, int shards) : load_(shards, 0.0) {
+  for (const std::string& ref : refs) add(ref);
+  deal();
+}
+
+void ShardPlan::add(const std::string& ref) {
+  const auto [it, fresh] = group_of_ref_.emplace(ref, groups_.size());
+  if (fresh) groups_.push_back({ref});
+  ++groups_[it->second].pairs;
+  ++rows_;
+}
+
+void ShardPlan::deal() {
+  std::vector<double> pixels(groups_.size(), -1);  // of the reference; -1 = header unreadable
   std::vector<double> known;
-  for (Group& g : groups) {
+  for (std::size_t i = 0; i < groups_.size(); ++i) {
     int w = 0, h = 0, c = 0;
-    if (stbi_info(g.ref.c_str(), &w, &h, &c) && w > 0 && h > 0) {
-      g.pixels = static_cast<double>(w) * h;
-      known.push_back(g.pixels);
+    if (stbi_info(groups_[i].ref.c_str(), &w, &h, &c) && w > 0 && h > 0) {
+      pixels[i] = static_cast<double>(w) * h;
+      known.push_back(pixels[i]);
     }
   }
   double fallback = 1;
@@ -56,18 +62,20 @@ ShardPlan::ShardPlan(const std::string& list_path, int shards) : load_(shards, 0
     std::nth_element(known.begin(), known.begin() + known.size() / 2, known.end());
     fallback = known[known.size() / 2];
   }
-  std::vector<std::size_t> order(groups.size());
+  std::vector<std::size_t> order(groups_.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   const auto weight = [&](std::size_t i) {
-    return (groups[i].pixels < 0 ? fallback : groups[i].pixels) * groups[i].pairs;
+    return (pixels[i] < 0 ? fallback : pixels[i]) * groups_[i].pairs;
   };
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return weight(a) > weight(b); });
   for (std::size_t i : order) {
     const std::size_t lightest = std::min_element(load_.begin(), load_.end()) - load_.begin();
     load_[lightest] += weight(i);
-    shard_of_ref_[groups[i].ref] = static_cast<int>(lightest) + 1;
+    shard_of_ref_[groups_[i].ref] = static_cast<int>(lightest) + 1;
   }
+  groups_.clear();  // only shard_of_ref_ is needed from here on
+  group_of_ref_.clear();
 }
 
 int ShardPlan::shard_of(const std::string& ref) const {

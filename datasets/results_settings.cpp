@@ -37,6 +37,8 @@ const Field kFields[] = {
     {"dataset", "", &RunSettings::dataset, true},
     {"dataset_folder", "", &RunSettings::dataset_folder, true},
     {"dataset_pairs", "", &RunSettings::dataset_pairs, true},
+    {"dataset_manifest", "", &RunSettings::dataset_manifest, true},
+    {"dataset_direction", "", &RunSettings::dataset_direction, true},
     {"shard", "--shard", &RunSettings::shard, true},
 };
 
@@ -168,6 +170,9 @@ std::string first_difference(const RunSettings& a, const RunSettings& b) {
   if (a.dataset != b.dataset || a.dataset_folder != b.dataset_folder ||
       a.dataset_pairs != b.dataset_pairs)
     return "the dataset " + dataset_text(a) + " against " + dataset_text(b);
+  if (a.dataset_manifest != b.dataset_manifest || a.dataset_direction != b.dataset_direction)
+    return "the manifest " + a.dataset_manifest + " " + a.dataset_direction + " against " +
+           b.dataset_manifest + " " + b.dataset_direction;
   return "";
 }
 

@@ -24,8 +24,12 @@ struct RunSettings {
   // The dataset of a `mad eval` run (empty for `mad score --pairs`, whose rows carry their
   // list's line numbers instead): layout name, absolute folder, pairs listed.
   std::string dataset, dataset_folder, dataset_pairs;
-  // `mad score --pairs --shard I/N`: "I/N" (the list is then recorded as the dataset
-  // "pairs-list", so that `mad merge` can check the shards against it); "" = the whole list.
+  // `mad eval` with --manifest, --higher-is-better or --lower-is-better: the manifest's absolute
+  // path and "higher-is-better" or "lower-is-better" ("" when not given), so that `mad merge`
+  // reads the dataset of its shards as they read it.
+  std::string dataset_manifest, dataset_direction;
+  // `--shard I/N`: "I/N" ("" = the whole list or dataset). `mad score --pairs` then records its
+  // list as the dataset "pairs-list", so that `mad merge` can check the shards against it.
   std::string shard;
 };
 
@@ -56,7 +60,7 @@ void require_same_settings(const std::string& results_path, const RunSettings& n
 
 // The first setting in which `a` and `b` differ, as "--precision float against double" (the
 // dataset as "the list /a (9 pairs) against /b (9 pairs)"); "" when they agree. The shard is
-// not compared.
+// not compared; an eval dataset's manifest and score direction are.
 std::string first_difference(const RunSettings& a, const RunSettings& b);
 
 }  // namespace mad::datasets

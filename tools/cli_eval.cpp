@@ -23,7 +23,7 @@ namespace mad::cli {
 namespace {
 
 struct EvalArgs {
-  std::string dir, dataset = "auto", manifest, out, json, html;
+  std::string dir, dataset = "auto", manifest, out, json, html, shard;
   ScoringArgs scoring;
   bool resume = false, force = false, higher_better = false, lower_better = false, quiet = false;
   int gpus = 0, workers_per_gpu = 1, cpu_workers = 1, threads = 0, resamples = 1000;
@@ -86,6 +86,12 @@ void refuse_idle_options(const CLI::App& cmd, const EvalArgs& a) {
     throw InvalidArgument("give --resume (continue --out) or --force (replace it), not both");
   if (a.higher_better && a.lower_better)
     throw InvalidArgument("give --higher-is-better or --lower-is-better, not both");
+  if (!a.shard.empty())
+    for (const char* name : {"--bootstrap", "--seed", "--json", "--html"})
+      if (given(cmd, name))
+        throw InvalidArgument(std::string(name) +
+                              " applies to the statistics, which one --shard does not compute: "
+                              "give it to mad merge, which joins the shards and writes them");
 }
 
 // Options whose meaning depends on the backend: refused where they would do nothing.
@@ -134,6 +140,7 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   c.runner.backend_choice = choice;  // the run's one choice: the engine and scorers take it
   c.bootstrap.resamples = a.resamples;
   c.bootstrap.seed = a.seed;
+  if (!a.shard.empty()) c.shard = datasets::parse_shard(a.shard);
   const datasets::EvalReport report = datasets::run_evaluation(c);
   std::cout << datasets::report_to_text(report) << std::flush;
   if (!a.quiet)
@@ -142,6 +149,11 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   if (report.counts.not_run)
     std::fprintf(stderr, "mad eval: %zu pair(s) not run (--limit); continue with --resume\n",
                  report.counts.not_run);
+  if (!a.quiet && !a.shard.empty())
+    std::fprintf(stderr,
+                 "mad eval: no statistics for shard %s alone: join the --out files of all %d "
+                 "shards with mad merge OUT FILES... (it writes them)\n",
+                 a.shard.c_str(), c.shard.count);
   return datasets::exit_code_for(report);
 }
 
@@ -178,6 +190,12 @@ Subcommand add_eval_command(CLI::App& root) {
   cmd->add_flag("--resume", a->resume,
                 "Skip the pairs already scored in --out (failed ones are retried)")
       ->group("Output");
+  cmd->add_option("--shard", a->shard,
+                  "Score shard I of N of the dataset's pairs (1-based; a reference's pairs stay "
+                  "together, shares balanced by pixels) and no statistics; join the shards' "
+                  "--out files with mad merge")
+      ->type_name("I/N")
+      ->group("Dataset");
   cmd->add_flag("--force", a->force,
                 "Replace an existing --out instead of refusing (with --make-synthetic: write "
                 "into a folder that is not empty)")
@@ -222,14 +240,7 @@ Subcommand add_eval_command(CLI::App& root) {
   cmd->add_option("--threads", a->threads, "CPU threads (default: all cores)")
       ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"))
       ->group("Scoring");
-  cmd->add_option("--bootstrap", a->resamples, "Bootstrap resamples (by reference image)")
-      ->capture_default_str()
-      ->check(decimal_in_range(1, 10000000, "1000 is the default"))
-      ->group("Statistics");
-  cmd->add_option("--seed", a->seed, "Bootstrap seed")
-      ->capture_default_str()
-      ->check(decimal_in_range(0, std::numeric_limits<std::uint64_t>::max(), "any 64-bit seed"))
-      ->group("Statistics");
+  add_statistics_options(*cmd, a->resamples, a->seed, "Statistics");
   cmd->add_flag("--make-synthetic", a->make_synthetic,
                 "Write a synthetic dataset (KADID-10k layout, invented scores) into DIR and exit")
       ->group("Synthetic dataset");

@@ -1,102 +1,89 @@
-// `mad merge OUT SHARD_FILES...`: joins the --out files of `mad score --pairs LIST --shard I/N`
-// into one results file in list order, after checking that the shards are 1..N of one N, were
-// made with the same settings from the same list, and cover every line of the list exactly
-// once with the pair that line names.
+// `mad merge OUT SHARD_FILES...`: joins the --out files of the N shards of one `mad score
+// --pairs LIST --shard I/N` run (CSV or JSON Lines) into one results file in list order, or of
+// one `mad eval DIR --shard I/N` run into one results file in dataset order with the statistics
+// and the report (datasets/eval_merge.h). The checks shared by both are in
+// datasets/shard_files.h: shards 1..N of one N, each once, with the same settings and the same
+// list or dataset; here, for lists, every line of the list exactly once with its pair.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <optional>
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <memory>
-#include <set>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 #include "common/error.h"
-#include "datasets/csv.h"
-#include "datasets/dataset_io.h"
+#include "datasets/eval_merge.h"
+#include "datasets/eval_session.h"
 #include "datasets/pairs_list.h"
-#include "datasets/pairs_shard.h"
-#include "datasets/results_file.h"
-#include "datasets/results_settings.h"
+#include "datasets/shard_files.h"
 #include "tools/cli_commands.h"
+#include "tools/cli_options.h"
 
 namespace mad::cli {
 namespace {
 
 struct MergeArgs {
-  std::string out;
+  std::string out, json, html;
   std::vector<std::string> shards;
-  bool force = false;
+  bool force = false, quiet = false;
+  int resamples = datasets::BootstrapOptions{}.resamples;
+  std::uint64_t seed = datasets::BootstrapOptions{}.seed;
 };
 
-struct ShardRow {
-  std::vector<std::string> fields;
-  std::string file;
+// What merging a list's rows needs of one row: its list line, its pair, and whether it failed.
+struct PairsRow {
+  int line = 0;
+  std::string ref, dist;
+  bool failed = false;
 };
 
-// The rows of one shard file by list line; refuses a file cut short (an interrupted shard:
-// resume it first) or of another format.
-void read_shard(const std::string& path, std::map<int, ShardRow>& rows) {
-  const std::vector<std::string>& header = datasets::results_header(datasets::ResultsKind::Pairs);
-  const auto lines = datasets::read_lines(path);
-  std::ifstream tail(path, std::ios::binary | std::ios::ate);
-  if (tail.tellg() > 0) {
-    tail.seekg(-1, std::ios::end);
-    if (tail.get() != '\n')
-      throw InputError("'" + path + "' ends in a partly written row (an interrupted shard): "
-                       "finish it with mad score ... --resume, then merge");
-  }
-  if (lines.empty() || datasets::split_csv_line(lines[0].text) != header)
-    throw InputError("'" + path + "' is not a CSV results file of mad score --pairs --shard "
-                     "(expected the header " + datasets::join_csv(header) + ")");
-  for (std::size_t k = 1; k < lines.size(); ++k) {
-    std::vector<std::string> f = datasets::split_csv_line(lines[k].text);
-    if (f.size() != header.size())
-      datasets::throw_at(path, lines[k].line, "expected " + std::to_string(header.size()) +
-                                                  " fields, got " + std::to_string(f.size()));
-    const int line = std::atoi(f.back().c_str());
-    const auto [it, fresh] = rows.emplace(line, ShardRow{std::move(f), path});
-    if (!fresh)
-      throw InputError("line " + std::to_string(line) + " of the list has a row in both '" +
-                       it->second.file + "' and '" + path + "': shards overlap");
-  }
+PairsRow key_of(const datasets::ShardRow& row, datasets::ResultsKind kind) {
+  const auto& header = datasets::results_header(datasets::ResultsKind::Pairs);
+  const auto at = [&](const char* name) {
+    return row.fields[std::find(header.begin(), header.end(), name) - header.begin()];
+  };
+  if (kind == datasets::ResultsKind::Pairs)
+    return {std::atoi(at("line").c_str()), at("ref"), at("dist"), !at("error").empty()};
+  nlohmann::json j = nlohmann::json::parse(row.fields[0], nullptr, false);
+  if (!j.is_object() || !j.contains("line") || !j["line"].is_number_integer() ||
+      !j.contains("ref") || !j["ref"].is_string() || !j.contains("dist") || !j["dist"].is_string())
+    throw InputError(row.file + ":" + std::to_string(row.line) +
+                     ": not a row of mad score --pairs --json --shard (an object with line, ref "
+                     "and dist)");
+  return {j["line"].get<int>(), j["ref"].get<std::string>(), j["dist"].get<std::string>(),
+          j.contains("error")};
 }
 
-int run_merge(const MergeArgs& a) {
-  // The settings of every shard: one N, each I once, the same settings and list.
-  std::optional<datasets::RunSettings> first;
-  std::set<int> seen;
-  int count = 0;
+// The shards of a list: every line of it exactly once, with its pair; OUT in list order, in
+// the shards' format (CSV, or JSON Lines: their lines as written).
+int merge_pairs(const MergeArgs& a, const datasets::ShardSet& set) {
+  std::optional<datasets::ResultsKind> kind;
   for (const auto& path : a.shards) {
-    const auto s = datasets::read_settings(path);
-    if (!s || s->shard.empty())
-      throw InputError("'" + path + "' was not made by mad score --pairs --shard I/N (" +
-                       datasets::settings_path(path) + (s ? " records no shard)" : " is missing)"));
-    const datasets::ShardSpec spec = datasets::parse_shard(s->shard);
-    if (!first) {
-      first = *s;
-      count = spec.count;
-    }
-    if (spec.count != count)
-      throw InputError("'" + path + "' is shard " + s->shard + ", of another split than " +
-                       a.shards.front() + " (" + first->shard + ")");
-    if (!seen.insert(spec.index).second)
-      throw InputError("shard " + s->shard + " is given twice ('" + path + "')");
-    const std::string diff = datasets::first_difference(*s, *first);
-    if (!diff.empty())
-      throw InputError("'" + path + "' differs from '" + a.shards.front() + "': " + diff);
+    std::error_code ec;
+    if (std::filesystem::file_size(path, ec) == 0 && !ec) continue;  // JSON Lines, no rows
+    const auto k = datasets::shard_file_kind(path, datasets::ResultsKind::Pairs);
+    if (kind && *kind != k)
+      throw InputError("'" + path + "' and '" + a.shards.front() +
+                       "' are of two formats (CSV "
+                       "and JSON Lines): score every shard with the same --json or without it");
+    kind = k;
   }
-  for (int i = 1; i <= count; ++i)
-    if (!seen.count(i))
-      throw InputError("shard " + std::to_string(i) + "/" + std::to_string(count) +
-                       " is missing: give all " + std::to_string(count) + " shard files");
-  std::map<int, ShardRow> rows;
-  for (const auto& path : a.shards) read_shard(path, rows);
-  // Every line of the list exactly once, with its pair.
-  const std::string list = first->dataset_folder;
+  if (!kind) kind = datasets::ResultsKind::JsonLines;  // every file empty: JSON Lines, no rows
+  std::map<int, std::pair<datasets::ShardRow, PairsRow>> rows;
+  for (const auto& path : a.shards)
+    for (datasets::ShardRow& row : datasets::read_shard_rows(path, *kind)) {
+      PairsRow key = key_of(row, *kind);
+      const auto [it, fresh] = rows.emplace(key.line, std::pair{std::move(row), key});
+      if (!fresh)
+        throw InputError("line " + std::to_string(key.line) + " of the list has a row in both '" +
+                         it->second.first.file + "' and '" + path + "': shards overlap");
+    }
+  const std::string list = set.settings.dataset_folder;
   std::size_t listed = 0, failed = 0;
   datasets::PairsListReader reader(list);
   for (datasets::PairRow row; reader.next(row); ++listed) {
@@ -104,35 +91,59 @@ int run_merge(const MergeArgs& a) {
     if (it == rows.end())
       throw InputError("line " + std::to_string(row.line) + " of " + list +
                        " has no row in the shard files");
-    if (it->second.fields[0] != row.ref || it->second.fields[1] != row.dist)
+    const PairsRow& held = it->second.second;
+    if (held.ref != row.ref || held.dist != row.dist)
       throw InputError("line " + std::to_string(row.line) + " of " + list + " names " + row.ref +
-                       ", " + row.dist + " but '" + it->second.file + "' holds " +
-                       it->second.fields[0] + ", " + it->second.fields[1] +
-                       ": the list changed after the shards were scored");
+                       ", " + row.dist + " but '" + it->second.first.file + "' holds " + held.ref +
+                       ", " + held.dist + ": the list changed after the shards were scored");
   }
-  if (listed != rows.size() || std::to_string(listed) != first->dataset_pairs)
+  if (listed != rows.size() || std::to_string(listed) != set.settings.dataset_pairs)
     throw InputError("the shard files hold " + std::to_string(rows.size()) + " rows for " + list +
                      ", which lists " + std::to_string(listed) + " pairs (" +
-                     first->dataset_pairs + " when the shards were scored)");
-  std::error_code ec;
-  if (!a.force && std::filesystem::exists(a.out, ec))
-    throw InvalidArgument("'" + a.out + "' exists: pass --force to replace it");
-  datasets::ResultsWriter out =
-      datasets::ResultsWriter::create(a.out, true, datasets::ResultsKind::Pairs);
-  const int error_col = static_cast<int>(
-      std::find(datasets::results_header(datasets::ResultsKind::Pairs).begin(),
-                datasets::results_header(datasets::ResultsKind::Pairs).end(), "error") -
-      datasets::results_header(datasets::ResultsKind::Pairs).begin());
+                     set.settings.dataset_pairs + " when the shards were scored)");
+  datasets::refuse_existing_out(a.out, a.force);
+  datasets::ResultsWriter out = datasets::ResultsWriter::create(a.out, true, *kind);
   for (const auto& [line, row] : rows) {  // list order
-    out.write(row.fields);
-    failed += !row.fields[error_col].empty();
+    if (*kind == datasets::ResultsKind::JsonLines)
+      out.write_line(row.first.fields[0]);
+    else
+      out.write(row.first.fields);
+    failed += row.second.failed;
   }
-  datasets::RunSettings merged = *first;
-  merged.shard.clear();
-  datasets::write_settings(a.out, merged);
-  std::fprintf(stderr, "mad merge: %zu rows of %d shards in %s (%zu failed)\n", rows.size(), count,
-               a.out.c_str(), failed);
+  datasets::write_merged_settings(a.out, set);
+  if (!a.quiet)
+    std::fprintf(stderr, "mad merge: %zu rows of %d shards in %s (%zu failed)\n", rows.size(),
+                 set.count, a.out.c_str(), failed);
   return failed ? kExitPartial : kExitOk;
+}
+
+int merge_eval(const MergeArgs& a, const datasets::ShardSet& set) {
+  datasets::EvalMergeConfig c;
+  c.out = a.out;
+  c.shards = a.shards;
+  c.overwrite = a.force;
+  c.json = a.json;
+  c.html = a.html;
+  c.bootstrap.resamples = a.resamples;
+  c.bootstrap.seed = a.seed;
+  if (a.quiet) c.log = nullptr;
+  const datasets::EvalReport report = datasets::merge_eval_shards(c, set);
+  std::cout << datasets::report_to_text(report) << std::flush;
+  if (!a.quiet)
+    std::fprintf(stderr, "mad merge: %zu rows of %d shards in %s, in dataset order\n",
+                 report.counts.scored_now + report.counts.failed_now, set.count, a.out.c_str());
+  return datasets::exit_code_for(report);
+}
+
+int run_merge(const CLI::App& cmd, const MergeArgs& a) {
+  const datasets::ShardSet set = datasets::check_shard_set(a.shards);
+  if (!set.eval)
+    for (const char* name : {"--bootstrap", "--seed", "--json", "--html"})
+      if (given(cmd, name))
+        throw InvalidArgument(std::string(name) +
+                              " applies to the statistics of mad eval's "
+                              "shards; these are shards of mad score --pairs, which have none");
+  return set.eval ? merge_eval(a, set) : merge_pairs(a, set);
 }
 
 }  // namespace
@@ -140,13 +151,27 @@ int run_merge(const MergeArgs& a) {
 Subcommand add_merge_command(CLI::App& root) {
   auto args = std::make_shared<MergeArgs>();
   CLI::App* cmd = root.add_subcommand(
-      "merge", "Join the --out files of mad score --pairs LIST --shard I/N into one, in list order");
+      "merge",
+      "Join the --out files of mad score --pairs LIST --shard I/N (in list order) or of "
+      "mad eval DIR --shard I/N (in dataset order, with the statistics) into one");
   cmd->add_option("OUT", args->out, "The merged results file")->required()->type_name("FILE");
   cmd->add_option("SHARD_FILES", args->shards, "The N shard files, in any order")
       ->required()
       ->type_name("FILE");
   cmd->add_flag("--force", args->force, "Replace an existing OUT");
-  return {cmd, [args] { return run_merge(*args); }};
+  cmd->add_flag("-q,--quiet", args->quiet,
+                "No summary or notes on stderr (eval: the report "
+                "still prints)");
+  cmd->add_option("--json", args->json, "Eval shards: write the summary as JSON")
+      ->type_name("FILE")
+      ->group("Statistics (eval shards)");
+  cmd->add_option("--html", args->html,
+                  "Eval shards: write the HTML report (figure and tables "
+                  "beside it)")
+      ->type_name("FILE")
+      ->group("Statistics (eval shards)");
+  add_statistics_options(*cmd, args->resamples, args->seed, "Statistics (eval shards)");
+  return {cmd, [args, cmd] { return run_merge(*cmd, *args); }};
 }
 
 }  // namespace mad::cli

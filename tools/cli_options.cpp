@@ -138,4 +138,16 @@ ScoreOptions to_score_options(const ScoringArgs& args) {
   return o;
 }
 
+void add_statistics_options(CLI::App& cmd, int& resamples, std::uint64_t& seed,
+                            const std::string& group) {
+  cmd.add_option("--bootstrap", resamples, "Bootstrap resamples (by reference image)")
+      ->capture_default_str()
+      ->check(decimal_in_range(1, 10000000, "1000 is the default"))
+      ->group(group);
+  cmd.add_option("--seed", seed, "Bootstrap seed")
+      ->capture_default_str()
+      ->check(decimal_in_range(0, std::numeric_limits<std::uint64_t>::max(), "any 64-bit seed"))
+      ->group(group);
+}
+
 }  // namespace mad::cli

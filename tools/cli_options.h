@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdint>
 #include <string>
 
 #include "mad/score.h"
@@ -47,6 +48,10 @@ struct GpuOptionHelp {
 // --gpu-memory-limit on `cmd`: one place for their names and values (the GPU-only names are
 // the ones gpu_option_given() and refuse_gpu_options_on_cpu() look for).
 void add_scoring_options(CLI::App& cmd, ScoringArgs& into, const GpuOptionHelp& gpu_help);
+// --bootstrap N and --seed S of the statistics (`mad eval`, `mad merge` of eval shards), in
+// option group `group`, their defaults those of `resamples` and `seed` as passed.
+void add_statistics_options(CLI::App& cmd, int& resamples, std::uint64_t& seed,
+                            const std::string& group);
 // The score options they select; InvalidArgument (exit 2) names a bad value.
 ScoreOptions to_score_options(const ScoringArgs& args);
 

@@ -304,6 +304,15 @@ std::vector<Row> eval_rows() {
        "not both"},
       {"--out", "", false, "", [results](auto&) { EXPECT_EQ(lines(results()), 4u); }},
       {"--resume", "--resume --force", false, "not both"},
+      {"--shard", "--shard 1/2", false, "",  // one reference: shard 1 of 2 holds its 3 pairs
+       [results](auto& r) {
+         ok(r);
+         EXPECT_EQ(lines(results()), 4u);
+         EXPECT_NE(text("out.csv.settings").find("shard=1/2\n"), std::string::npos);
+         EXPECT_NE(r.out.find("statistics: none for shard 1/2"), r.out.npos) << r.out;
+       }},
+      {"--shard", "--shard 1/2 --seed 3", false, "which one --shard does not compute"},
+      {"--shard", "--shard 2/1", false, "is not I/N"},
       // A first run of one pair, then --force over it: all three pairs, not the one kept.
       {"--force",
        "eval data --backend cpu --out out.csv --limit 1 && " + std::string(MAD_BINARY) +

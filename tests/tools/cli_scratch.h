@@ -2,12 +2,14 @@
 // file helpers, and `mad` run from inside the folder (so relative paths are the folder's).
 #pragma once
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
 #include <vector>
 
+#include "datasets/csv.h"
 #include "tests/support/test_support.h"
 #include "tests/tools/run_mad.h"
 
@@ -44,6 +46,22 @@ class CliScratch : public ::testing::Test {
     std::ifstream in(dir_ / name);
     std::vector<std::string> out;
     for (std::string l; std::getline(in, l);) out.push_back(l);
+    return out;
+  }
+  // The rows of a results CSV (header first) without `column` (e.g. "seconds", which differs
+  // run to run).
+  std::vector<std::vector<std::string>> csv_rows_without(const std::string& name,
+                                                         const std::string& column) const {
+    std::vector<std::vector<std::string>> out;
+    const auto all = lines(name);
+    if (all.empty()) return out;
+    const auto header = datasets::split_csv_line(all[0]);
+    const auto at = std::find(header.begin(), header.end(), column) - header.begin();
+    for (const auto& l : all) {
+      auto f = datasets::split_csv_line(l);
+      if (at < static_cast<std::ptrdiff_t>(f.size())) f.erase(f.begin() + at);
+      out.push_back(f);
+    }
     return out;
   }
   bool exists(const std::string& name) const { return std::filesystem::exists(dir_ / name); }

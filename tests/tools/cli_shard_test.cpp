@@ -1,15 +1,17 @@
-// Issue 27 item 1: `mad score --pairs LIST --shard I/N`, `mad merge`, and the Slurm job-array
-// script of docs/slurm (run here with SLURM_ARRAY_TASK_ID set by hand, and a stand-in sbatch
-// that records what it is asked). The shards of a list, merged, equal the whole list scored at
-// once (every field but the time, bit for bit in the printed 17 digits, on the CPU).
+// Issue 27 item 1: `mad score --pairs LIST --shard I/N`, `mad merge` (CSV and JSON Lines), and
+// the Slurm job-array script of docs/slurm in its score form (run here with SLURM_ARRAY_TASK_ID
+// set by hand, and a stand-in sbatch that records what it is asked). The shards of a list,
+// merged, equal the whole list scored at once (every field but the time, bit for bit in the
+// printed 17 digits, on the CPU). The eval form: cli_eval_shard_test.cpp.
 #include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
 
 #include <map>
 #include <set>
 #include <string>
 
 #include "common/error.h"
-#include "datasets/csv.h"
 #include "tests/tools/cli_scratch.h"
 
 namespace mad {
@@ -36,23 +38,9 @@ class Shards : public test::CliScratch {
   std::string whole_run() const {
     return "score --backend cpu --pairs '" + path("list.csv") + "' --out whole.csv";
   }
-  // A results CSV's rows without the `seconds` column (times differ run to run).
-  std::vector<std::vector<std::string>> rows_of(const std::string& name) const {
-    std::vector<std::vector<std::string>> out;
-    const auto all = lines(name);
-    const auto header = datasets::split_csv_line(all.at(0));
-    const auto seconds = std::find(header.begin(), header.end(), "seconds") - header.begin();
-    for (const auto& l : all) {
-      auto f = datasets::split_csv_line(l);
-      f.erase(f.begin() + seconds);
-      out.push_back(f);
-    }
-    return out;
-  }
 };
 
 const std::string kScore = "score --backend cpu --pairs list.csv";
-
 
 TEST_F(Shards, MergedShardsEqualTheWholeListAndKeepReferencesTogether) {
   ASSERT_EQ(mad(whole_run()).exit_code, kExitPartial);
@@ -63,7 +51,7 @@ TEST_F(Shards, MergedShardsEqualTheWholeListAndKeepReferencesTogether) {
     const auto r = mad(kScore + " --shard " + std::to_string(i) + "/3 --out " + file);
     EXPECT_TRUE(r.exit_code == kExitOk || r.exit_code == kExitPartial) << r.out;
     EXPECT_TRUE(has(read(file + ".settings"), "shard=" + std::to_string(i) + "/3\n"));
-    const auto shard_rows = rows_of(file);
+    const auto shard_rows = csv_rows_without(file, "seconds");
     for (std::size_t k = 1; k < shard_rows.size(); ++k, ++rows) {
       const auto [it, fresh] = shard_of_ref.emplace(shard_rows[k][0], i);
       EXPECT_EQ(it->second, i) << shard_rows[k][0] << " is in two shards";
@@ -73,7 +61,7 @@ TEST_F(Shards, MergedShardsEqualTheWholeListAndKeepReferencesTogether) {
   const auto merged = mad("merge merged.csv s3.csv s1.csv s2.csv");
   EXPECT_EQ(merged.exit_code, kExitPartial) << merged.out;  // the missing image's row
   EXPECT_TRUE(has(merged.out, "8 rows of 3 shards in merged.csv (1 failed)")) << merged.out;
-  EXPECT_EQ(rows_of("merged.csv"), rows_of("whole.csv"));
+  EXPECT_EQ(csv_rows_without("merged.csv", "seconds"), csv_rows_without("whole.csv", "seconds"));
   EXPECT_FALSE(has(read("merged.csv.settings"), "shard="));
 }
 
@@ -82,14 +70,51 @@ TEST_F(Shards, MergedShardsEqualTheWholeListAndKeepReferencesTogether) {
 // 4).
 TEST_F(Shards, SharesAreBalancedByPixelsNotRows) {
   for (int i = 1; i <= 2; ++i)
-    ASSERT_NE(mad(kScore + " --shard " + std::to_string(i) + "/2 --out h" + std::to_string(i) +
-                  ".csv")
-                  .exit_code,
-              kExitUsage);
+    ASSERT_NE(
+        mad(kScore + " --shard " + std::to_string(i) + "/2 --out h" + std::to_string(i) + ".csv")
+            .exit_code,
+        kExitUsage);
   // Groups by weight: c 3 pairs (4800), big 2 (8192), b 2 (3200), a 1 (1600). Heaviest first to
   // the lighter shard: big -> 1, c -> 2, b -> 2 (8000), a -> 2 (9600): rows 2 against 6.
   EXPECT_EQ(lines("h1.csv").size(), 1u + 2u);
   EXPECT_EQ(lines("h2.csv").size(), 1u + 6u);
+}
+
+// score --json --out shards merge too (their `line` member keys them), into JSON Lines in list
+// order equal to the whole list's; shards of two formats, and options of eval shards, are
+// refused.
+TEST_F(Shards, JsonLinesShardsMergeToTheWholeList) {
+  ASSERT_EQ(mad("score --backend cpu --pairs '" + path("list.csv") + "' --json --out whole.jsonl")
+                .exit_code,
+            kExitPartial);
+  for (int i = 1; i <= 3; ++i) {
+    const std::string n = std::to_string(i);
+    ASSERT_NE(mad(kScore + " --json --shard " + n + "/3 --out j" + n + ".jsonl").exit_code,
+              kExitUsage);
+  }
+  const auto merged = mad("merge m.jsonl j2.jsonl j3.jsonl j1.jsonl");
+  EXPECT_EQ(merged.exit_code, kExitPartial) << merged.out;
+  EXPECT_TRUE(has(merged.out, "8 rows of 3 shards in m.jsonl (1 failed)")) << merged.out;
+  const auto objects = [&](const std::string& name) {
+    std::vector<nlohmann::json> out;
+    for (const auto& l : lines(name)) {
+      out.push_back(nlohmann::json::parse(l));
+      out.back().erase("seconds");
+    }
+    return out;
+  };
+  EXPECT_EQ(objects("whole.jsonl").size(), 8u);
+  EXPECT_EQ(objects("m.jsonl"), objects("whole.jsonl"));
+  ASSERT_NE(mad(kScore + " --shard 3/3 --out c3.csv").exit_code, kExitUsage);
+  const auto mixed = mad("merge x.jsonl j1.jsonl j2.jsonl c3.csv");
+  EXPECT_EQ(mixed.exit_code, kExitInput) << mixed.out;
+  EXPECT_TRUE(has(mixed.out, "are of two formats (CSV and JSON Lines)")) << mixed.out;
+  for (const char* eval_only : {"--seed 3", "--bootstrap 5", "--json s.json", "--html r.html"}) {
+    const auto r = mad(std::string("merge x.jsonl j1.jsonl j2.jsonl j3.jsonl ") + eval_only);
+    EXPECT_EQ(r.exit_code, kExitUsage) << eval_only << "\n" << r.out;
+    EXPECT_TRUE(has(r.out, "these are shards of mad score --pairs")) << r.out;
+  }
+  EXPECT_FALSE(exists("x.jsonl"));
 }
 
 TEST_F(Shards, ResumeMergeAndOptionsRefuseWhatDoesNotFit) {
@@ -117,33 +142,36 @@ TEST_F(Shards, ResumeMergeAndOptionsRefuseWhatDoesNotFit) {
 // The Slurm script as Slurm runs it: each array task with its SLURM_ARRAY_TASK_ID, then the
 // merge job; and, on the login node, the two submissions (a stand-in sbatch records them).
 TEST_F(Shards, SlurmScriptScoresEachTasksShardAndMerges) {
-  const std::string script = std::string(MAD_SOURCE_DIR) + "/docs/slurm/mad-score-shards.sh";
+  const std::string script = std::string(MAD_SOURCE_DIR) + "/docs/slurm/mad-shards.sh";
   const std::string env = "MAD='" + std::string(MAD_BINARY) + "' SLURM_ARRAY_TASK_COUNT=3 ";
   for (int i = 1; i <= 3; ++i) {
     const auto task = test::run_command("cd '" + dir_.string() + "' && " + env +
-                                        "SLURM_ARRAY_TASK_ID=" + std::to_string(i) + " '" +
-                                        script + "' list.csv out 3 --backend cpu 2>&1");
+                                        "SLURM_ARRAY_TASK_ID=" + std::to_string(i) + " '" + script +
+                                        "' score list.csv out 3 --backend cpu 2>&1");
     EXPECT_EQ(task.exit_code, 0) << task.out;  // the failed pair's row is written: not a failure
   }
   const auto merge = test::run_command("cd '" + dir_.string() + "' && MAD_MERGE=1 " + env + "'" +
-                                       script + "' list.csv out 3 2>&1");
+                                       script + "' score list.csv out 3 2>&1");
   EXPECT_EQ(merge.exit_code, kExitPartial) << merge.out;
   ASSERT_EQ(mad(whole_run()).exit_code, kExitPartial);
-  EXPECT_EQ(rows_of("out/results.csv"), rows_of("whole.csv"));
+  EXPECT_EQ(csv_rows_without("out/results.csv", "seconds"),
+            csv_rows_without("whole.csv", "seconds"));
 
   write("bin/sbatch", "#!/bin/sh\necho \"$@\" >> \"$(dirname \"$0\")/calls\"\necho 4242\n");
   std::filesystem::permissions(path("bin/sbatch"), std::filesystem::perms::owner_all);
-  const auto submit = test::run_command("cd '" + dir_.string() + "' && PATH=\"" + path("bin") +
-                                        ":$PATH\" '" + script + "' list.csv sub 4 --backend cpu 2>&1");
+  const auto submit =
+      test::run_command("cd '" + dir_.string() + "' && PATH=\"" + path("bin") + ":$PATH\" '" +
+                        script + "' score list.csv sub 4 --backend cpu 2>&1");
   EXPECT_EQ(submit.exit_code, 0) << submit.out;
-  EXPECT_TRUE(has(submit.out, "array job 4242 (4 shards), merge job 4242")) << submit.out;
+  EXPECT_TRUE(has(submit.out, "array job 4242 (4 shards of mad score), merge job 4242"))
+      << submit.out;
   const auto calls = lines("bin/calls");
   ASSERT_EQ(calls.size(), 2u);
-  EXPECT_TRUE(has(calls[0], "--array=1-4 " + script + " " + path("list.csv") + " " +
-                                path("sub") + " 4 --backend cpu"))
+  EXPECT_TRUE(has(calls[0], "--array=1-4 " + script + " score " + path("list.csv") + " " +
+                                path("sub") + " 4 --backend cpu --"))
       << calls[0];
   EXPECT_TRUE(has(calls[1], "--dependency=afterok:4242")) << calls[1];
-  EXPECT_TRUE(has(calls[1], "--wrap=" + script + " " + path("list.csv"))) << calls[1];
+  EXPECT_TRUE(has(calls[1], "--wrap=" + script + " score " + path("list.csv"))) << calls[1];
 }
 
 }  // namespace
