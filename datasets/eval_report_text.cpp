@@ -1,4 +1,5 @@
 // JSON and plain-text renderings of an EvalReport.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -139,6 +140,27 @@ nlohmann::json report_to_json(const EvalReport& r) {
   return j;
 }
 
+// Issue 26: a run its decoders held back says so, with the ceiling they set (decoding threads
+// / time an image, times pairs per decoded image), since a faster or second GPU cannot raise it.
+// Bound: the workers waited on decoding for more than half of their time.
+static std::string decoding_bound_note(const EvalReport& r) {
+  const double worker_seconds = r.score_seconds * std::max(1, r.settings.workers);
+  if (r.decoded_images == 0 || r.decode_seconds <= 0 || worker_seconds <= 0 ||
+      r.decode_wait_seconds <= 0.5 * worker_seconds)
+    return "";
+  const double per_image = r.decode_seconds / static_cast<double>(r.decoded_images);
+  const double pairs_per_image =
+      static_cast<double>(r.counts.scored_now + r.counts.failed_now) / r.decoded_images;
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "bounded by decoding: the workers waited on it %.0f%% of their time; %zu "
+                "decoding thread(s) at %.2f ms an image feed at most %.0f pairs/s, which no "
+                "faster or additional GPU raises\n",
+                100.0 * r.decode_wait_seconds / worker_seconds, r.decode_threads, 1e3 * per_image,
+                static_cast<double>(r.decode_threads) / per_image * pairs_per_image);
+  return buf;
+}
+
 std::string report_to_text(const EvalReport& r) {
   std::string out;
   char buf[512];
@@ -162,6 +184,7 @@ std::string report_to_text(const EvalReport& r) {
                   r.decoded_images, 1e3 * r.decode_seconds / static_cast<double>(r.decoded_images),
                   r.decode_threads);
     out += buf;
+    out += decoding_bound_note(r);
   }
   out += sign_convention(r) + "\n";
   if (!r.shard.empty())

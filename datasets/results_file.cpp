@@ -109,7 +109,11 @@ ResultsLog read_json_lines(const std::string& path) {
       throw_at(path, l.line, "line must be a line number");
     FinishedRow row;
     row.mad = j["mad"].get<double>();
-    row.mad_version = j.value("mad_version", "");
+    // A number since issue 28 (as --mad-version takes it); older files hold it as a string.
+    const auto version = j.find("mad_version");
+    if (version != j.end())
+      row.mad_version = version->is_number() ? std::to_string(version->get<int>())
+                                             : version->get<std::string>();
     row.backend = j.value("backend", "");
     row.fields = {l.text};
     row.ref = j["ref"].get<std::string>();

@@ -19,7 +19,7 @@ nlohmann::json result_to_json(const ScoreResult& r) {
   j["d_detect_unscaled"] = r.d_detect;
   j["width"] = r.width;
   j["height"] = r.height;
-  j["mad_version"] = to_string(r.version);
+  j["mad_version"] = std::stoi(to_string(r.version));  // a number, as the option takes it
   j["input_class"] = to_string(r.input_class);
   j["backend"] = to_string(r.backend);
   j["precision"] = to_string(r.precision);

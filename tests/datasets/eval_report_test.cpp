@@ -58,6 +58,27 @@ TEST(IntervalWarning, EveryRenderingCarriesIt) {
   EXPECT_NE(html.find("class=\"warn\">Warning: 'blur'"), std::string::npos);
 }
 
+TEST(DecodingBound, TheSummarySaysSoWithTheDecodersCeiling) {
+  // Issue 26: 10,000 pairs in 2 s on one worker, which waited 1.6 s for decoding; 16 threads
+  // decoded 10,081 images at 2 ms each (about 1.01 images a pair): the ceiling is
+  // 16 / 2 ms x 10,000 / 10,081 = 7,936 pairs/s.
+  EvalReport r = report_with(20, 20);
+  r.score_seconds = 2.0;
+  r.settings.workers = 1;
+  r.counts.scored_now = 10000;
+  r.decoded_images = 10081;
+  r.decode_seconds = 10081 * 0.002;
+  r.decode_threads = 16;
+  r.decode_wait_seconds = 1.6;
+  const std::string bound = report_to_text(r);
+  EXPECT_NE(bound.find("bounded by decoding: the workers waited on it 80% of their time; 16 "
+                       "decoding thread(s) at 2.00 ms an image feed at most 7936 pairs/s"),
+            std::string::npos)
+      << bound;
+  r.decode_wait_seconds = 0.4;  // a GPU-bound run: nothing to say
+  EXPECT_EQ(report_to_text(r).find("bounded by decoding"), std::string::npos);
+}
+
 // Two types with their own fits and points; one statistic NaN; awkward names for CSV and LaTeX.
 EvalReport paper_report() {
   EvalReport r = report_with(20, 20);

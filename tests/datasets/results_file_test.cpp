@@ -74,6 +74,19 @@ TEST_F(ResultsFile, RowsRoundTripAndFailuresAreNotFinished) {
   EXPECT_EQ(log.find({"refs/r.png", "d2.png"}), nullptr);  // failed: not finished
 }
 
+TEST_F(ResultsFile, JsonLinesReadTheVersionAsANumberOrAsOlderFilesWroteIt) {
+  // Since issue 28 the CLI's JSON carries mad_version as a number; older files, a string.
+  {
+    std::ofstream out(path_);
+    out << R"({"ref":"r.png","dist":"a.png","mad":1.5,"mad_version":2010})" << "\n"
+        << R"({"ref":"r.png","dist":"b.png","mad":2.5,"mad_version":"2011"})" << "\n";
+  }
+  const ResultsLog log = read_results_file(path_, ResultsKind::JsonLines);
+  ASSERT_EQ(log.finished.size(), 2u);
+  EXPECT_EQ(log.find({"r.png", "a.png"})->mad_version, "2010");
+  EXPECT_EQ(log.find({"r.png", "b.png"})->mad_version, "2011");
+}
+
 TEST_F(ResultsFile, RefusesToReplaceAnExistingFileUnlessAsked) {
   { ResultsWriter::create(path_, false); }
   EXPECT_THROW(ResultsWriter::create(path_, false), InvalidArgument);  // --resume/--force decide

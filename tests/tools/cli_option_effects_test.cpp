@@ -159,7 +159,7 @@ std::vector<Row> score_rows(const std::string& pair) {
       {"--mad-version", "--mad-version 2010 " + cpu_json, false, "",
        [j](auto& r) {
          ok(r);
-         EXPECT_EQ(j(r)["mad_version"], "2010");
+         EXPECT_EQ(j(r)["mad_version"], 2010);
        }},
       {"--input-class", "--input-class double " + cpu_json, false, "",
        [j](auto& r) {

@@ -62,7 +62,7 @@ TEST(CliScore, JsonHasEveryFieldAndTheReferenceValues) {
   EXPECT_NEAR(j["hi"].get<double>(), 7.6349873846403638, 1e-9 * 7.63);
   EXPECT_EQ(j["width"], 257);
   EXPECT_EQ(j["height"], 333);
-  EXPECT_EQ(j["mad_version"], "2010");
+  EXPECT_EQ(j["mad_version"], 2010);
   EXPECT_EQ(j["input_class"], "uint8");
   EXPECT_EQ(j["backend"], "cpu");
 }
@@ -72,7 +72,7 @@ TEST(CliScore, Version2011ScalesHiBy200) {
   const auto a =
       nlohmann::json::parse(run_mad("score --backend cpu --json --mad-version 2010 " + pair).out);
   const auto b = nlohmann::json::parse(run_mad("score --backend cpu --json " + pair).out);
-  EXPECT_EQ(b["mad_version"], "2011");
+  EXPECT_EQ(b["mad_version"], 2011);
   EXPECT_DOUBLE_EQ(b["hi"].get<double>(), 200.0 * a["hi"].get<double>());
   EXPECT_EQ(b["lo"].get<double>(), a["lo"].get<double>());
 }
