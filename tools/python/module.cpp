@@ -12,9 +12,14 @@
 #include "common/parallel.h"
 #include "mad/device_image.h"
 #include "mad/options.h"
+#include "mad/variants.h"
 #include "result_binding.h"
 #include "scorer_binding.h"
 #include "python_words.h"
+
+#if MAD_HAVE_STB
+#include <stb/stb_image.h>
+#endif
 
 namespace py = pybind11;
 using mad::python::PyScorer;
@@ -86,4 +91,23 @@ PYBIND11_MODULE(_mad, m) {
       "The gray plane MAD scores for an image file: uint8 HxW for 8-bit files (colour by "
       "MATLAB's rgb2gray), float64 on the 0..255 scale for 16-bit ones.");
   m.def("supported_formats", &mad::supported_formats, "Image file formats this build decodes.");
+  // For mad.dask (issue 27): its tasks group pairs by shape, read from the headers alone, as
+  // `mad score --shard` weighs them (datasets/pairs_shard.cpp); its results file records the
+  // GPU variants the command line records (datasets/results_settings.h).
+  m.def(
+      "_image_size",
+      [](const std::string& path) -> py::object {
+#if MAD_HAVE_STB
+        int w = 0, h = 0, c = 0;
+        if (stbi_info(path.c_str(), &w, &h, &c) && w > 0 && h > 0) return py::make_tuple(w, h);
+#endif
+        return py::none();
+      },
+      py::arg("path"), "(width, height) from an image file's header; None when unreadable.");
+  m.def(
+      "_default_variants",
+      [] {
+        return py::make_tuple(mad::resolve_a5_variant(""), mad::resolve_detection_variant(""));
+      },
+      "The names of the default GPU variants (A5, detection statistics) a scorer runs.");
 }
