@@ -45,7 +45,7 @@ def test_gpu_errors(torch):
     with pytest.raises(ValueError, match="colour GPU input must be uint8"):
         mad.score(a, a, data_range=255)  # (all zeros: without data_range, that is refused first)
     with pytest.raises(ValueError, match="must both be host images or both GPU arrays"):
-        mad.score(a[..., 0], a[..., 0].cpu().numpy())
+        mad.score(a[..., 0], a[..., 0].cpu().numpy(), data_range=255)
     with pytest.raises(ValueError, match='backend="cpu" cannot score GPU arrays'):
         mad.score(a[..., 0], a[..., 0], backend="cpu")
 

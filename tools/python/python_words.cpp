@@ -1,6 +1,7 @@
 #include "python_words.h"
 
-#include <regex>
+#include <cctype>
+#include <cstring>
 
 #include "common/error.h"
 
@@ -8,24 +9,54 @@ namespace py = pybind11;
 
 namespace mad::python {
 
+namespace {
+
+bool word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+
+}  // namespace
+
+// A plain scan, not std::regex: the module shares its process with extensions that bring their
+// own, older libstdc++ (numpy's wheel in the GPU machine's torch environment); imported after
+// them, std::regex's first use crashed the interpreter there.
 std::string python_words(const std::string& message) {
-  // The keyword, then its value when one follows (a word of letters, digits, '.' or '_').
-  static const std::regex flag(
-      R"(--(backend|precision|input-class|mad-version|threads)\b( ([A-Za-z0-9_.]+))?)");
+  static const char* const kKeywords[] = {"backend", "precision", "input-class", "mad-version",
+                                          "threads"};
   std::string out;
-  auto last = message.cbegin();
-  for (std::sregex_iterator it(message.begin(), message.end(), flag), end; it != end; ++it) {
-    const std::smatch& m = *it;
-    out.append(last, m[0].first);
-    std::string name = m[1].str();
+  std::size_t i = 0;
+  while (i < message.size()) {
+    const std::size_t dashes = message.find("--", i);
+    if (dashes == std::string::npos) break;
+    out.append(message, i, dashes - i);
+    i = dashes + 2;
+    const char* match = nullptr;
+    for (const char* k : kKeywords) {
+      const std::size_t n = std::strlen(k);
+      // The whole option name: not a prefix of a longer one.
+      if (message.compare(i, n, k) == 0 && (i + n == message.size() || !word_char(message[i + n])))
+        match = k;
+    }
+    if (!match) {
+      out += "--";
+      continue;
+    }
+    std::string name = match;
+    i += name.size();
     for (char& c : name)
       if (c == '-') c = '_';
-    const bool numeric = name == "mad_version" || name == "threads";
     out += name + "=";
-    if (m[3].matched) out += numeric ? m[3].str() : "\"" + m[3].str() + "\"";
-    last = m[0].second;
+    // Its value when one follows: a space, then letters, digits, '.' or '_'.
+    std::size_t end = i + 1;
+    while (end < message.size() && (word_char(message[end]) || message[end] == '.')) ++end;
+    if (i < message.size() && message[i] == ' ' && end > i + 1) {
+      const std::string value = message.substr(i + 1, end - i - 1);
+      const bool numeric = name == "mad_version" || name == "threads";
+      out += numeric ? value : "\"" + value + "\"";
+      i = end;
+    }
   }
-  out.append(last, message.cend());
+  if (i < message.size()) out.append(message, i, std::string::npos);
   return out;
 }
 
@@ -36,10 +67,9 @@ PyObject *error_type, *input_error_type, *invalid_argument_type, *gpu_error_type
 }  // namespace
 
 void register_errors(py::module_& m) {
-  // The types through py::register_exception (pybind11 keeps them for the process; a
-  // function-local static py::exception crashed the first translation with the GIL released
-  // under pybind11 3.1 / Python 3.12 on the GPU machine), then one translator, registered last
-  // so that it is tried first, that puts each message in Python's words.
+  // The types through py::register_exception (pybind11 keeps them for the process), then one
+  // translator, registered last so that it is tried first, that puts each message in Python's
+  // words.
   error_type = py::register_exception<Error>(m, "Error", PyExc_RuntimeError).ptr();
   auto& input = py::register_exception<InputError>(m, "InputError", PyExc_ValueError);
   auto& invalid = py::register_exception<InvalidArgument>(m, "InvalidArgument", PyExc_ValueError);
@@ -50,7 +80,6 @@ void register_errors(py::module_& m) {
   input_error_type = input.ptr();
   invalid_argument_type = invalid.ptr();
   gpu_error_type = gpu.ptr();
-  python_words("");  // builds its pattern now, not inside the first translation
   // The most derived classes first: a GpuError is also an Error.
   py::register_exception_translator([](std::exception_ptr p) {
     if (!p) return;
