@@ -1,5 +1,5 @@
 // docs/studies.md quotes counts of a GPU run of the studies ("seed000-gray-grids (7 of 7");
-// the run is kept as docs/studies-h100.json (`mad bench --study all --format json` on the
+// the run is kept as docs/studies-h200.json (`mad bench --study all --format json` on the
 // device), so each count is checked against that file's `agreement` (issue 28 §5: each claim
 // can be checked). While the file is not in the tree the comparison skips.
 #include <gtest/gtest.h>
@@ -28,14 +28,14 @@ const std::regex kCount(R"((seed\d{3}-[a-z0-9-]+) \((\d+) of (\d+))");
 TEST(StudyDocs, CountsAreWrittenAsTheCheckReadsThem) {
   const std::string page = slurp(kDocs / "studies.md");
   ASSERT_FALSE(page.empty());
-  EXPECT_NE(page.find("docs/studies-h100.json"), std::string::npos);
+  EXPECT_NE(page.find("docs/studies-h200.json"), std::string::npos);
   const auto counts = std::distance(std::sregex_iterator(page.begin(), page.end(), kCount),
                                     std::sregex_iterator());
-  EXPECT_GE(counts, 4) << "the H100 section's counts no longer match `name (N of M`";
+  EXPECT_GE(counts, 4) << "the H200 section's counts no longer match `name (N of M`";
 }
 
 TEST(StudyDocs, EveryCountMatchesTheKeptRun) {
-  const fs::path kept = kDocs / "studies-h100.json";
+  const fs::path kept = kDocs / "studies-h200.json";
   if (!fs::exists(kept)) GTEST_SKIP() << kept << " is not in the tree yet";
   const auto doc = nlohmann::json::parse(slurp(kept));
   EXPECT_TRUE(doc["gpu"].get<bool>()) << "the kept run must have measured the GPU rows";

@@ -102,7 +102,7 @@ Agreement count_agreement(const StudyResult& r);
 bool wants_device(const StudyResult& r, const StudyRow& row);
 bool wants_device(const StudyResult& r, const StudyComparison& c);
 
-// What the JSON document records once about its run, so a kept report (docs/studies-h100.json)
+// What the JSON document records once about its run, so a kept report (docs/studies-h200.json)
 // says where its figures come from.
 struct StudiesProvenance {
   std::string command;  // "mad bench --study all --format json"
