@@ -17,20 +17,18 @@ typedef std::int64_t I4 __attribute__((vector_size(32)));
 
 #define MAD_INLINE inline __attribute__((always_inline))
 
-MAD_INLINE V4 splat(double v) {
-  return V4{v, v, v, v};
-}
+// No helper returns a V4: clang refuses a call that returns a 32-byte vector in a function
+// compiled without AVX (the default clone), inlined or not. Values go out through references.
+#define splat(v) (V4{(v), (v), (v), (v)})
 
-MAD_INLINE V4 load(const double* p) {
-  V4 v;
+MAD_INLINE void load(const double* p, V4& v) {
   std::memcpy(&v, p, sizeof v);
-  return v;
 }
 
 // exp(z) = 2^k exp(r), k = round(z / ln 2), |r| <= ln(2)/2, exp(r) by its Taylor series to
 // r^12 (truncation below 2e-16 relative). z is clamped to +-700 first: the logistic only needs
 // exp to saturate, and 2^k must stay a normal double.
-MAD_INLINE V4 exp4(const V4& x) {
+MAD_INLINE void exp4(const V4& x, V4& out) {
   V4 z = x < splat(-700.0) ? splat(-700.0) : x;
   z = z > splat(700.0) ? splat(700.0) : z;
   const V4 shifter = splat(6755399441055744.0);  // 1.5 * 2^52: adding it rounds to an integer
@@ -52,7 +50,7 @@ MAD_INLINE V4 exp4(const V4& x) {
   const I4 bits = (__builtin_convertvector(k, I4) + 1023) << 52;
   V4 scale;
   std::memcpy(&scale, &bits, sizeof scale);
-  return p * scale;
+  out = p * scale;
 }
 
 MAD_INLINE double sum_lanes(const V4& v) {
@@ -77,7 +75,9 @@ bool WeightedRows::constant_y() const {
 }
 
 double pass_exp(double z) {
-  return exp4(splat(z))[0];
+  V4 e;
+  exp4(splat(z), e);
+  return e[0];
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -89,8 +89,12 @@ logistic_pass(const WeightedRows& rows, const std::array<double, 5>& b) {
   const V4 b0 = splat(b[0]), b1 = splat(b[1]), b2 = splat(b[2]), b3 = splat(b[3]), b4 = splat(b[4]);
   const V4 one = splat(1.0), half = splat(0.5);
   for (std::size_t i = 0; i < rows.padded(); i += 4) {
-    const V4 x = load(rows.x() + i), y = load(rows.y() + i), w = load(rows.w() + i);
-    const V4 s = one / (one + exp4(b1 * (x - b2)));
+    V4 x, y, w, e;
+    load(rows.x() + i, x);
+    load(rows.y() + i, y);
+    load(rows.w() + i, w);
+    exp4(b1 * (x - b2), e);
+    const V4 s = one / (one + e);
     const V4 q = b0 * (half - s) + b3 * x + b4;
     const V4 r = q - y, gg = b0 * s * (one - s);
     const V4 j[5] = {half - s, gg * (x - b2), -gg * b1, x, one};
@@ -111,5 +115,7 @@ logistic_pass(const WeightedRows& rows, const std::array<double, 5>& b) {
   out.sqy = sum_lanes(sqy);
   return out;
 }
+
+#undef splat
 
 }  // namespace mad::datasets
