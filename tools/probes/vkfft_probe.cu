@@ -254,16 +254,33 @@ class Probe {
   }
 
   // One VkFFT pass over the image: conv20 at once, or conv4x5 scale by scale (into vk_out_ when
-  // checking, into the stage's 4-plane buffer when timing). A launch's buffers stay the plan's
-  // until another launch names others, so conv4x5 names its output every time.
+  // checking, into the stage's 4-plane buffer when timing).
+  //
+  // Every launch names its input, kernel, buffer and outputBuffer, buffer and outputBuffer the
+  // same pointer. In 1.2.26 (VkFFTUpdateBufferSet) a convolution of numberKernels > 1 writes the
+  // products of its column kernel to outputBuffer, and its inverse row FFTs read them back from
+  // buffer and write outputBuffer; without isOutputFormatted, initializeVkFFT sets outputBuffer to
+  // the plan's buffer, and a launch changes it only when it names outputBuffer itself
+  // (VkFFTCheckUpdateBufferSet). conv4x5 used to name only buffer and kernel: when checking, the
+  // row FFTs wrote the named scale_out_[s], the products went to the plan's buffer (subbands_),
+  // and the inverse read scale_out_[s] (row transforms in one plane, the NaN fill in three) and
+  // wrote subbands_: vk_out_ never held a subband ("outputs unwritten"). Its timed launches
+  // named subbands_, the plan's own buffer, so they ran the intended flow, unchecked. The
+  // CUDA backend passes these void** to cuLaunchKernel, which reads the device pointers they
+  // hold at each launch: scale_filters_[s] and scale_out_[s] must stay put, and they do.
   void vk_stage(VkApp& a, bool checking, bool with_read) {
     to_complex_kernel<R><<<1056, 256, 0, stream_>>>(image_.get(), cimage_.get(), plane_);
     MAD_CUDA_CHECK_LAUNCH();
     const bool all = a.app.configuration.numberKernels == std::uint64_t(kSubbands);
     for (int s = 0; s < (all ? 1 : kScales); ++s) {
+      void** out = all        ? &vk_out_ptr_
+                   : checking ? reinterpret_cast<void**>(&scale_out_[s])
+                              : &subbands_ptr_;
       VkFFTLaunchParams lp{};
-      if (!all) lp.kernel = reinterpret_cast<void**>(&scale_filters_[s]);
-      if (!all) lp.buffer = checking ? reinterpret_cast<void**>(&scale_out_[s]) : &subbands_ptr_;
+      lp.inputBuffer = &cimage_ptr_;
+      lp.kernel = all ? &filters_ptr_ : reinterpret_cast<void**>(&scale_filters_[s]);
+      lp.buffer = out;
+      lp.outputBuffer = out;
       PROBE_VK_CHECK(VkFFTAppend(&a.app, -1, &lp));
       if (with_read)
         read(all ? vk_out_.get() : subbands_.get(), (all ? kSubbands : kOrientations) * plane_);
