@@ -1,23 +1,37 @@
 #!/usr/bin/env bash
-# Issue 12, goal 4: `mad eval` throughput from files on KADID-10k's shape (10,125 generated
-# 512x384 RGB PNG pairs: 81 references of 125), decoding ahead on every core, the RGB samples
-# converted to gray on the GPU. Both precisions, one worker and two on one GPU, and, on a host of
-# two GPUs or more, two GPUs against one in the same run (goal: >= 1.8x). Prints one GOAL line a
-# measurement; the logs stay in LOGS.
+# `mad eval` throughput from files, on two generated sets:
+#  - KADID-10k's shape (issue 12, goal 4; issue 26, item 1): 10,125 512x384 RGB PNG pairs, 81
+#    references of 125, decoding ahead on every core, the RGB samples converted to gray on the
+#    GPU. Both precisions, one worker and two on one GPU; the one-worker runs also time the whole
+#    process, start to exit, with the default statistics (goal: <= 4 s on one H100 or H200).
+#  - 4K (issue 26, item 3): 640 3840x2160 gray PNG pairs, 16 references of 40 (8 types x 5
+#    levels), GPU-bound: about 22 ms a pair in double on one H200 (estimated: 4x a 1920x1080
+#    pair's 5.4 ms), so about 14 s on one GPU. Gray keeps decoding and the written set (about
+#    2 GB) small beside the GPU's work.
+# On a host of two GPUs or more, both sets on two GPUs against one in the same run (goal:
+# >= 1.8x); on one GPU, the 4K set in double only (about 15 s). Every figure comes with the
+# decoders' ceiling. One GOAL line a measurement; the logs stay in LOGS.
 #
-#   tools/eval-goal.sh [--make-set] MAD SET LOGS   (MAD: the mad executable; SET: the dataset
-#                                                 folder, written first when it does not exist;
-#                                                 --make-set: only write it)
+#   tools/eval-goal.sh [--make-set] MAD SET LOGS   (MAD: the mad executable; SET: the KADID-shaped
+#                                                 set's folder, SET-4k the 4K set's; each written
+#                                                 first when it does not exist; --make-set: only
+#                                                 write them, both at once)
 #
-# tools/gpu-check.sh writes SET with --make-set in the background while the tests run, and runs
-# the measurements after them. Alone it re-measures goal 4 in a short device call, e.g. on
+# tools/gpu-check.sh writes the sets with --make-set in the background while the tests run, and
+# runs the measurements after them. Alone it re-measures in a short device call, e.g. on
 # nvidia-h100-x2:
 #   cmake -S . -B build-gpu -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 &&
 #   cmake --build build-gpu --target mad && tools/eval-goal.sh build-gpu/bin/mad /tmp/kadid /tmp/logs
+# Writing the sets should take about a minute on 16 cores, the 4K one most of it (1.2 CPU-s a
+# 3840x2160 image on the 2-core CPU machine).
 #
 # What limits a run: the summary's waits (on decoding, on the GPU) and its decoding line. The
-# decoding ceiling printed with the two-GPU ratio is what the host's decoders can feed: decoding
-# threads / time an image, times pairs per decoded image (references are decoded once a group).
+# decoders' ceiling is what the host's decoders can feed: decoding threads / time an image, times
+# pairs per decoded image (references are decoded once a group).
+#
+# To test this script on a machine without a GPU, with tiny sets: EVAL_GOAL_KADID_OPTIONS and
+# EVAL_GOAL_4K_OPTIONS replace the sets' --synthetic-* options (the GOAL lines describe the sets
+# as written, from their dmos.csv and first PNG header).
 set -uo pipefail
 make_only=0
 if [ "${1:-}" = --make-set ]; then
@@ -29,40 +43,106 @@ if [ $# -ne 3 ] || [ "${1#--}" != "$1" ]; then
   exit 2
 fi
 mad=$1 set=$2 logs=$3
+set4k=$set-4k
+read -ra kadid_options <<< "${EVAL_GOAL_KADID_OPTIONS:---synthetic-refs 81 --synthetic-types 25 --synthetic-colour}"
+read -ra options_4k <<< "${EVAL_GOAL_4K_OPTIONS:---synthetic-refs 16 --synthetic-types 8 --synthetic-size 3840x2160}"
 mkdir -p "$logs"
-if [ ! -d "$set" ]; then
-  "$mad" eval "$set" --make-synthetic --synthetic-refs 81 --synthetic-types 25 --synthetic-colour \
-    > "$logs/synthetic.log" 2>&1
-  echo "synthetic KADID-shaped set (rc=$?): $(grep -o 'wrote [^(]*' "$logs/synthetic.log" | head -1)"
-fi
-[ $make_only -eq 1 ] && exit 0
 
-pairs_per_s() {  # tag: the run's pairs/s from its summary line
-  grep -o 'scoring: [^;]*' "$logs/eval_$1.log" | grep -oE '[0-9.]+ pairs/s' | cut -d' ' -f1
+make_set() {  # folder, log tag, name, then its --synthetic-* options: written unless it exists
+  [ -d "$1" ] && return 0
+  "$mad" eval "$1" --make-synthetic --quiet "${@:4}" > "$logs/synthetic_$2.log" 2>&1
+  echo "synthetic $3 set (rc=$?): $(grep -o 'wrote [^(]*([^,]*' "$logs/synthetic_$2.log" | head -1))"
 }
-eval_goal() {  # precision, tag, then more options of mad eval
-  local p=$1 tag=$2
-  "$mad" eval "$set" --precision "$p" --out "$logs/eval_$tag.csv" --force --bootstrap 10 "${@:3}" \
-    > "$logs/eval_$tag.log" 2>&1
-  echo "GOAL eval, 10,125 RGB 512x384 PNG pairs, $tag (rc=$?): $(grep -o 'scoring: [^;]*' "$logs/eval_$tag.log" | head -1) (goal >= 4000 pairs/s); $(grep -o '^decoding: .*' "$logs/eval_$tag.log" | head -1)"
+# Both at once: each spreads its images over every core, and the 4K set's few large images
+# leave cores idle at its end that the other set's fill.
+make_set "$set" kadid KADID-shaped "${kadid_options[@]}" > "$logs/synthetic_kadid.txt" &
+make_set "$set4k" 4k 4K "${options_4k[@]}" > "$logs/synthetic_4k.txt" &
+wait
+cat "$logs/synthetic_kadid.txt" "$logs/synthetic_4k.txt"
+[ $make_only -eq 1 ] && exit 0
+for d in "$set" "$set4k"; do
+  if [ ! -f "$d/dmos.csv" ] || [ ! -f "$d/images/I01.png" ]; then
+    echo "GOAL eval: not run ($d is not a synthetic set; see $logs/synthetic_*.log)"
+    exit 1
+  fi
+done
+
+pairs_of() { echo $(( $(wc -l < "$1/dmos.csv") - 1 )); }
+# "N RGB 512x384 PNG pairs": the pairs from dmos.csv, the size and colour type from the first
+# reference's PNG header (IHDR: width and height at bytes 16-23, colour type at 25).
+describe() {
+  local png=$1/images/I01.png w h type
+  read -r w h < <(od -An -tu4 --endian=big -j16 -N8 "$png")
+  type=$(od -An -tu1 -j25 -N1 "$png" | tr -d ' ')
+  echo "$(pairs_of "$1") $([ "$type" = 2 ] && echo RGB || echo gray) ${w}x${h} PNG pairs"
 }
+kadid_pairs=$(pairs_of "$set") pairs_4k=$(pairs_of "$set4k")
+kadid_label=$(describe "$set") label_4k=$(describe "$set4k")
+
+scoring() { grep -o 'scoring: [^;]*' "$logs/eval_$1.log" | head -1; }
+pairs_per_s() { scoring "$1" | grep -oE '[0-9.]+ pairs/s' | cut -d' ' -f1; }
+decoding() { grep -o '^decoding: .*' "$logs/eval_$1.log" | head -1; }
+ceiling() {  # tag, pairs of the set: the decoders' ceiling in pairs/s, from the decoding line
+  decoding "$1" | awk -v pairs="$2" '{ images = $2; ms = $4; threads = $(NF - 1);
+    if (ms > 0 && images > 0) printf "%.0f", threads * 1000 / ms * pairs / images }'
+}
+figures() {  # tag, pairs of the set, goal note: the run's figures, or why it failed (from rc)
+  if [ "$rc" -ne 0 ]; then
+    echo "failed: $(tail -1 "$logs/eval_$1.log")"
+    return
+  fi
+  local c
+  c=$(ceiling "$1" "$2")
+  echo "$(scoring "$1")$3; $(decoding "$1"); the decoders' ceiling: ${c:-n/a} pairs/s"
+}
+run_eval() {  # set, precision, tag, then more options of mad eval; sets rc and seconds (whole process)
+  local t0=${EPOCHREALTIME/,/.} t1
+  "$mad" eval "$1" --precision "$2" --out "$logs/eval_$3.csv" --force "${@:4}" \
+    > "$logs/eval_$3.log" 2>&1
+  rc=$?
+  t1=${EPOCHREALTIME/,/.}
+  seconds=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", b - a }')
+}
+# KADID-shaped. The one-worker one-GPU runs keep mad eval's default statistics (1000 bootstrap
+# resamples) for the process time of issue 26's item 1, which counts them (about 0.5 s on 16
+# cores); the other runs report their scoring figure only, which the statistics come after, so
+# --bootstrap 10 keeps them short.
+eval_kadid() {  # precision, tag, then more options of mad eval
+  run_eval "$set" "$@"
+  local process="" stats
+  if [ "$2" = "$1" ] && [ "$rc" -eq 0 ]; then
+    stats=$(grep -oE 'statistics: [0-9.]+ s' "$logs/eval_$2.log" | head -1 | cut -d' ' -f2)
+    process="; statistics ${stats:-n/a} s; process start to report $seconds s (goal <= 4 s)"
+  fi
+  echo "GOAL eval, $kadid_label, $2 (rc=$rc): $(figures "$2" "$kadid_pairs" " (goal >= 4000 pairs/s)")$process"
+}
+eval_4k() {  # precision, GPUs
+  local tag=4k-$1-$2-gpu
+  run_eval "$set4k" "$1" "$tag" --gpus "$2" --bootstrap 10
+  echo "GOAL eval 4K, $label_4k, $1, $2 GPU$([ "$2" -gt 1 ] && echo s) (rc=$rc): $(figures "$tag" "$pairs_4k" "")"
+}
+ratio() {  # label, one-GPU tag, two-GPU tag, pairs of the set
+  local one two c
+  one=$(pairs_per_s "$2") two=$(pairs_per_s "$3") c=$(ceiling "$3" "$4")
+  echo "GOAL eval $1, 2 GPUs / 1 GPU: $(awk -v a="$one" -v b="$two" 'BEGIN { if (a > 0) printf "%.2fx", b / a; else print "n/a" }') (${two:-n/a} / ${one:-n/a} pairs/s; goal >= 1.8x); the decoders' ceiling in the 2-GPU run: ${c:-n/a} pairs/s"
+}
+
 # --gpus 1: on a host of several GPUs the one-GPU figures stay one GPU's.
-eval_goal double double --gpus 1
-eval_goal float float --gpus 1
-eval_goal double double-2-workers --gpus 1 --workers-per-gpu 2
-eval_goal float float-2-workers --gpus 1 --workers-per-gpu 2
+eval_kadid double double --gpus 1
+eval_kadid float float --gpus 1
+eval_kadid double double-2-workers --gpus 1 --workers-per-gpu 2 --bootstrap 10
+eval_kadid float float-2-workers --gpus 1 --workers-per-gpu 2 --bootstrap 10
+eval_4k double 1
 gpu_count=$(nvidia-smi --list-gpus 2>/dev/null | grep -c '^GPU ' || true)
 if [ "${gpu_count:-0}" -lt 2 ]; then
   echo "GOAL eval on 2 GPUs: not run (${gpu_count:-0} GPU visible; run on nvidia-h100-x2)"
   exit 0
 fi
 # Each GPU with one worker, as in the one-GPU lines.
-eval_goal double double-2-gpus --gpus 2
-eval_goal float float-2-gpus --gpus 2
-for p in double float; do
-  one=$(pairs_per_s "$p") two=$(pairs_per_s "$p-2-gpus")
-  ceiling=$(grep -o '^decoding: .*' "$logs/eval_$p-2-gpus.log" | head -1 |
-    awk '{ images = $2; ms = $4; threads = $(NF - 1); sub(/^\(/, "", threads);
-           if (ms > 0) printf "%.0f", threads * 1000 / ms * 10125 / images }')
-  echo "GOAL eval $p, 2 GPUs / 1 GPU: $(awk -v a="$one" -v b="$two" 'BEGIN { if (a > 0) printf "%.2fx", b / a; else print "n/a" }') ($two / $one pairs/s; goal >= 1.8x); the decoders' ceiling in the 2-GPU run: ${ceiling:-n/a} pairs/s"
-done
+eval_kadid double double-2-gpus --gpus 2 --bootstrap 10
+eval_kadid float float-2-gpus --gpus 2 --bootstrap 10
+for p in double float; do ratio "$p" "$p" "$p-2-gpus" "$kadid_pairs"; done
+eval_4k float 1
+eval_4k double 2
+eval_4k float 2
+for p in double float; do ratio "4K $p" "4k-$p-1-gpu" "4k-$p-2-gpu" "$pairs_4k"; done

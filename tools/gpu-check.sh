@@ -67,11 +67,11 @@ if ! cmake --build "$build" -j"$(nproc)" > "$logs/build.log" 2>&1; then
 fi
 note "build: ok ($(( $(date +%s) - t0 )) s; $(grep -o 'PNG through libdeflate.*' "$logs/configure.log"); $(grep -o 'TIFF I/O.*' "$logs/configure.log"); $(grep -o 'BMP/PNM I/O.*' "$logs/configure.log"))"
 
-# Goal 4's dataset is written in the background while the tests run (they are GPU-bound); the
-# timed sections wait for it.
+# eval-goal's datasets (KADID-shaped, and 4K in $syn-4k) are written in the background while
+# the tests run (they are GPU-bound); the timed sections wait for them.
 syn=/tmp/gpu-check-kadid
 if [ $checks -eq 1 ] && [ -x "$build/bin/mad" ]; then
-  rm -rf "$syn"
+  rm -rf "$syn" "$syn-4k"
   tools/eval-goal.sh --make-set "$build/bin/mad" "$syn" "$logs" > "$logs/synthetic.txt" 2>&1 &
   gen_pid=$!
 fi
@@ -137,11 +137,12 @@ else
   note "python: module not built (configure.log, line 'mad: Python module')"
 fi
 
-# Dataset throughput from files (issue 12, goal 4): tools/eval-goal.sh on the KADID-shaped set
-# written in the background since the build; one GPU, and two against one where the host has two.
+# Dataset throughput from files (issue 12, goal 4; issue 26, items 1 and 3): tools/eval-goal.sh
+# on the KADID-shaped and 4K sets written in the background since the build; one GPU, and two
+# against one where the host has two.
 if [ -n "${gen_pid:-}" ]; then
   wait "$gen_pid"
-  note "$(cat "$logs/synthetic.txt")"
+  while read -r l; do note "$l"; done < "$logs/synthetic.txt"
   while read -r l; do note "$l"; done < <(tools/eval-goal.sh "$build/bin/mad" "$syn" "$logs")
 fi
 
