@@ -397,6 +397,18 @@ std::vector<Row> eval_rows() {
       {"--synthetic-refs", "--synthetic-refs 2", false, "only applies with --make-synthetic"},
       {"--synthetic-refs", "eval more --make-synthetic --synthetic-refs 0", false, "outside [1,"},
       {"--synthetic-size", "eval more --make-synthetic --synthetic-size 20x20", false, ">= 34"},
+      {"--synthetic-size", "eval more --make-synthetic --synthetic-size 64by48", false, "WxH"},
+      {"--synthetic-size",
+       "eval siz --make-synthetic --synthetic-refs 1 --synthetic-types 1 --synthetic-size 64x48",
+       false, "",
+       [](auto& r) {  // references and distortions alike, width first
+         ok(r);
+         for (const char* image : {"siz/images/I01.png", "siz/images/I01_01_05.png"}) {
+           const RawImage8 written = load_raw_image8((g_dir / image).string());
+           EXPECT_EQ(written.width, 64) << image;
+           EXPECT_EQ(written.height, 48) << image;
+         }
+       }},
       {"--synthetic-types",
        "eval typ --make-synthetic --synthetic-refs 1 --synthetic-types 25 --synthetic-size 34x34",
        false, "", [](auto&) { EXPECT_EQ(lines(text("typ/dmos.csv")), 126u); }},
