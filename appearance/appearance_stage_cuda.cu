@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <type_traits>
 
 #include "appearance/appearance_kernels_cuda.h"
 #include "appearance/log_gabor.h"
@@ -35,22 +36,33 @@ void check_shape(int width, int height) {
 
 template <class Real>
 AppearanceStageCuda<Real>::AppearanceStageCuda(int width, int height, cudaStream_t stream,
-                                               const std::string& a5_variant)
+                                               const std::string& a5_variant,
+                                               const std::string& subband_transform)
     : grid_(width, height), variant_(&a5_variants().find(a5_variant)) {
   check_shape(width, height);
+  choose_transform(subband_transform);
   bank_ = std::make_shared<const LogGaborBankCuda<Real>>(width, height, stream);
   allocate_and_plan(ScratchMode::Own);
 }
 
 template <class Real>
 AppearanceStageCuda<Real>::AppearanceStageCuda(std::shared_ptr<const LogGaborBankCuda<Real>> bank,
-                                               const std::string& a5_variant, ScratchMode scratch)
+                                               const std::string& a5_variant, ScratchMode scratch,
+                                               const std::string& subband_transform)
     : grid_(bank ? bank->width() : 0, bank ? bank->height() : 0),
       bank_(std::move(bank)),
       variant_(&a5_variants().find(a5_variant)) {
   if (!bank_) throw InvalidArgument("GPU appearance stage: null log-Gabor bank");
   check_shape(width(), height());
+  choose_transform(subband_transform);
   allocate_and_plan(scratch);
+}
+
+template <class Real>
+void AppearanceStageCuda<Real>::choose_transform(const std::string& name) {
+  transform_ = resolve_subband_transform(name, width(), height(), std::is_same_v<Real, double>);
+  if (transform_ == SubbandTransform::Fused)
+    fused_ = std::make_unique<SubbandFftCuda<Real>>(width(), height());
 }
 
 namespace {
@@ -92,9 +104,11 @@ void AppearanceStageCuda<Real>::allocate_and_plan(ScratchMode scratch) {
   MAD_CUFFT_CHECK(cufftSetAutoAllocation(inverse_plan_.get(), 0));
   MAD_CUFFT_CHECK(cufftMakePlanMany(forward_plan_.get(), 2, n, real_embed, 1, h * 2 * half_width_,
                                     half_embed, 1, h * half_width_, Ops::kR2C, 1, &forward_work));
-  // Inverse: the 4 orientations of one scale in one batched C2C (contiguous planes).
-  MAD_CUFFT_CHECK(cufftMakePlanMany(inverse_plan_.get(), 2, n, nullptr, 1, 0, nullptr, 1, 0,
-                                    Ops::kC2C, kOrientations, &inverse_work));
+  // Inverse (cufft only): the 4 orientations of one scale in one batched C2C (contiguous
+  // planes). The fused transform needs no work area.
+  if (transform_ == SubbandTransform::Cufft)
+    MAD_CUFFT_CHECK(cufftMakePlanMany(inverse_plan_.get(), 2, n, nullptr, 1, 0, nullptr, 1, 0,
+                                      Ops::kC2C, kOrientations, &inverse_work));
   // The plans run one after the other on one stream, so they can share one work area.
   scratch_ = cuda::StageScratch(scratch, transient_layout<Real>(w, h, grid_.count()).bytes,
                                 std::max(forward_work, inverse_work));
@@ -115,13 +129,17 @@ void AppearanceStageCuda<Real>::place_scratch() {
   subbands_ = ScratchLayout::at<Complex>(region, t.subbands);
   dst_stats_ = ScratchLayout::at<Real>(region, t.dst_stats);
   eta_ = ScratchLayout::at<Real>(region, t.eta);
-  scratch_.attach({forward_plan_.get(), inverse_plan_.get()});
+  if (transform_ == SubbandTransform::Cufft)
+    scratch_.attach({forward_plan_.get(), inverse_plan_.get()});
+  else
+    scratch_.attach({forward_plan_.get()});
 }
 
 template <class Real>
 typename AppearanceStageCuda<Real>::Memory AppearanceStageCuda<Real>::device_memory() const {
   Memory m;
   m.bank = bank_->device_bytes();
+  m.twiddles = fused_ ? fused_->device_bytes() : 0;
   m.reference_stats = ref_stats_.bytes();
   if (scratch_.owned_bytes() != 0) {
     const std::size_t plane = static_cast<std::size_t>(width()) * height();
@@ -150,6 +168,10 @@ void AppearanceStageCuda<Real>::forward_spectrum(const Real* d_raw, cudaStream_t
 
 template <class Real>
 void AppearanceStageCuda<Real>::scale_subbands(int scale, cudaStream_t stream) {
+  if (fused_) {
+    fused_->run_scale(spectrum_, *bank_, scale, subbands_, stream);
+    return;
+  }
   detail::launch_filter_scale<Real>(spectrum_, half_width_, *bank_, scale, subbands_, stream);
   MAD_CUFFT_CHECK(cufftSetStream(inverse_plan_.get(), stream));
   MAD_CUFFT_CHECK(
@@ -158,6 +180,7 @@ void AppearanceStageCuda<Real>::scale_subbands(int scale, cudaStream_t stream) {
 
 template <class Real>
 A5Input<Real> AppearanceStageCuda<Real>::subband_input() const {
+  if (fused_) return fused_->magnitudes(subbands_);
   A5Input<Real> in;
   in.data = reinterpret_cast<const Real*>(subbands_);
   in.complex_modulus = true;

@@ -2,9 +2,11 @@
 // (STYLE.md rule 3). Real = double is the faithful mode, Real = float the fast mode.
 //
 // Per image: raw -> R2C FFT (in place, half spectrum) -> per scale (5 batches of the 4
-// orientations): filter multiply writing the batch's 4 full spectra F(k) * G_s(k) * A_o(k)
-// -> one batched inverse C2C FFT -> A5 block statistics with the modulus and 1/(MN) fused into
-// their loads. The reference's 20x3 statistic grids are kept (spec §11, "dataset trick"); each
+// orientations) the subband transform (appearance/subband_transform.h): "cufft" multiplies by
+// the filters, writing the batch's 4 full spectra F(k) * G_s(k) * A_o(k), runs one batched
+// inverse C2C FFT and lets A5 form the modulus and 1/(MN) as it loads; "fused" does the
+// product, the inverse and the modulus in two passes of its own (subband_fft_cuda.h) -> A5
+// block statistics. The reference's 20x3 statistic grids are kept (spec §11, "dataset trick"); each
 // distorted image adds its weighted differences into eta_lo (§4.5, scale-outer,
 // orientation-inner) and the sum of eta_lo^2 over the crop (§4.6) is reduced in a fixed order.
 //
@@ -30,6 +32,8 @@
 
 #include "appearance/a5_variants_cuda.h"
 #include "appearance/log_gabor_cuda.h"
+#include "appearance/subband_fft_cuda.h"
+#include "appearance/subband_transform.h"
 #include "common/block_grid.h"
 #include "common/cuda_resources.h"
 #include "common/stage_scratch_cuda.h"
@@ -43,6 +47,7 @@ class AppearanceStageCuda {
   // transient entries (spectrum, subbands, fft_work, distorted_stats, eta) are 0.
   struct Memory {
     std::size_t bank = 0;             // log-Gabor factors (shareable per shape)
+    std::size_t twiddles = 0;         // the fused transform's twiddle tables (0 with cufft)
     std::size_t spectrum = 0;         // half spectrum, in-place R2C: M*(N/2+1) complex
     std::size_t subbands = 0;         // one scale's 4 subbands: 4 M*N complex
     std::size_t fft_work = 0;         // cuFFT work area shared by both plans
@@ -50,21 +55,25 @@ class AppearanceStageCuda {
     std::size_t distorted_stats = 0;  // 3 x 4 block grids (one scale)
     std::size_t eta = 0;              // eta_lo per block
     std::size_t total() const {
-      return bank + spectrum + subbands + fft_work + reference_stats + distorted_stats + eta;
+      return bank + twiddles + spectrum + subbands + fft_work + reference_stats +
+             distorted_stats + eta;
     }
   };
 
   // Builds the bank (on `stream`), the cuFFT plans and all scratch for width x height images.
-  // a5_variant: registry name (appearance/a5_variants.h), "" for the default. Throws
-  // InvalidArgument for shapes below 34x34 or an unknown variant, GpuError on CUDA/cuFFT
-  // failures.
+  // a5_variant: registry name (appearance/a5_variants.h), "" for the default; subband_transform:
+  // appearance/subband_transform.h's name, "" for the shape's default. Throws InvalidArgument
+  // for shapes below 34x34, an unknown variant or a transform the shape cannot run, GpuError on
+  // CUDA/cuFFT failures.
   AppearanceStageCuda(int width, int height, cudaStream_t stream,
-                      const std::string& a5_variant = "");
+                      const std::string& a5_variant = "",
+                      const std::string& subband_transform = "");
   // Same, reusing a bank built for this shape (several stages in flight share one bank; it
   // must be complete, or ordered before this stage's first call). With ScratchMode::Lent the
   // transient scratch and the cuFFT work area come from lend_scratch.
   AppearanceStageCuda(std::shared_ptr<const LogGaborBankCuda<Real>> bank,
-                      const std::string& a5_variant = "", ScratchMode scratch = ScratchMode::Own);
+                      const std::string& a5_variant = "", ScratchMode scratch = ScratchMode::Own,
+                      const std::string& subband_transform = "");
 
   AppearanceStageCuda(AppearanceStageCuda&&) noexcept = default;
   AppearanceStageCuda& operator=(AppearanceStageCuda&&) noexcept = default;
@@ -73,6 +82,7 @@ class AppearanceStageCuda {
   int height() const { return grid_.image_height; }
   const BlockGrid& grid() const { return grid_; }
   const char* a5_variant() const { return variant_->name; }
+  SubbandTransform subband_transform() const { return transform_; }
   const std::shared_ptr<const LogGaborBankCuda<Real>>& bank() const { return bank_; }
   Memory device_memory() const;
 
@@ -116,16 +126,22 @@ class AppearanceStageCuda {
  private:
   using Complex = DeviceComplex<Real>;  // cufftDoubleComplex / cufftComplex
 
+  // Resolves the subband transform for this shape and precision (and builds the fused one).
+  void choose_transform(const std::string& name);
   void allocate_and_plan(ScratchMode scratch);
   // Points the transient arrays into scratch_'s region and the plans at its work area.
   void place_scratch();
   void forward_spectrum(const Real* d_raw, cudaStream_t stream);
-  void scale_subbands(int scale, cudaStream_t stream);  // filter multiply + batched inverse
+  // One scale's 4 subbands into subbands_, as subband_input() describes them: cufft (filter
+  // multiply + batched inverse, complex) or fused (real magnitudes).
+  void scale_subbands(int scale, cudaStream_t stream);
   A5Input<Real> subband_input() const;
 
   BlockGrid grid_;
   std::shared_ptr<const LogGaborBankCuda<Real>> bank_;
   const VariantRow<A5Launches>* variant_ = nullptr;  // a row of a5_variants()
+  SubbandTransform transform_ = SubbandTransform::Cufft;
+  std::unique_ptr<SubbandFftCuda<Real>> fused_;      // set when transform_ is Fused
   int half_width_ = 0;                               // N/2 + 1
   cuda::DeviceBuffer<Real> ref_stats_;               // owned: kept between calls
   // Transient (needed only during a call): arrays of one region, own or lent.
@@ -135,7 +151,7 @@ class AppearanceStageCuda {
   Real* dst_stats_ = nullptr;
   Real* eta_ = nullptr;
   cuda::FftPlan forward_plan_;
-  cuda::FftPlan inverse_plan_;
+  cuda::FftPlan inverse_plan_;  // planned for cufft only
   bool has_reference_ = false;
 };
 

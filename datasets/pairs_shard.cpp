@@ -1,6 +1,8 @@
 #include "datasets/pairs_shard.h"
 
+#ifdef MAD_HAVE_STB
 #include <stb/stb_image.h>
+#endif
 
 #include <algorithm>
 #include <regex>
@@ -51,8 +53,14 @@ void ShardPlan::deal() {
   std::vector<double> pixels(groups_.size(), -1);  // of the reference; -1 = header unreadable
   std::vector<double> known;
   for (std::size_t i = 0; i < groups_.size(); ++i) {
-    int w = 0, h = 0, c = 0;
-    if (stbi_info(groups_[i].ref.c_str(), &w, &h, &c) && w > 0 && h > 0) {
+    int w = 0, h = 0;
+#ifdef MAD_HAVE_STB
+    int c = 0;
+    if (!stbi_info(groups_[i].ref.c_str(), &w, &h, &c)) w = h = 0;
+#endif
+    // Without stb (a build that left BMP/PNM out) every header counts as unreadable: the
+    // shards are then dealt by pair counts alone.
+    if (w > 0 && h > 0) {
       pixels[i] = static_cast<double>(w) * h;
       known.push_back(pixels[i]);
     }

@@ -40,6 +40,7 @@ const Field kFields[] = {
     {"dataset_manifest", "", &RunSettings::dataset_manifest, true},
     {"dataset_direction", "", &RunSettings::dataset_direction, true},
     {"shard", "--shard", &RunSettings::shard, true},
+    {"subband_transform", "--subband-transform", &RunSettings::subband_transform, true},
 };
 
 std::string dataset_text(const RunSettings& s) {
@@ -68,6 +69,9 @@ RunSettings run_settings(const ScoreOptions& o, Backend backend) {
   s.backend = to_string(backend);
   s.a5_variant = gpu ? resolve_a5_variant(o.a5_variant) : "none";
   s.det_variant = gpu ? resolve_detection_variant(o.det_variant) : "none";
+  s.subband_transform = !gpu                          ? "none"
+                        : o.subband_transform.empty() ? "default"
+                                                      : resolve_subband_transform_name(o.subband_transform);
   return s;
 }
 

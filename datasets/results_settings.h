@@ -21,6 +21,9 @@ namespace mad::datasets {
 struct RunSettings {
   std::string mad_version, input_class, precision, backend;  // as to_string writes them
   std::string a5_variant, det_variant;                       // "default" when not named
+  // --subband-transform: the name given, "default" without it (the stage picks per shape and
+  // precision), "none" on the CPU.
+  std::string subband_transform;
   // The dataset of a `mad eval` run (empty for `mad score --pairs`, whose rows carry their
   // list's line numbers instead): layout name, absolute folder, pairs listed.
   std::string dataset, dataset_folder, dataset_pairs;

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "appearance/a5_variants.h"
+#include "appearance/subband_transform.h"
 #include "common/error.h"
 #include "detection/detection.h"
 #include "mad/memory_check.h"
@@ -33,8 +34,9 @@ template <class Real>
 class CudaSlot final : public PairSlotHandle {
  public:
   CudaSlot(int width, int height, const std::string& a5, const std::string& det,
-           std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank)
-      : slot_(width, height, a5, det, std::move(bank)) {
+           std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank,
+           const std::string& subband_transform)
+      : slot_(width, height, a5, det, std::move(bank), subband_transform) {
     slot_.synchronize();  // the bank and the CSF are complete before another slot shares them
   }
   // The slot's pinned staging and device buffers are freed only once its stream has finished
@@ -64,10 +66,12 @@ class CudaSlotFactory final : public SlotFactory {
       : precision_(options.precision),
         a5_requested_(options.a5_variant),
         det_requested_(options.det_variant),
+        transform_requested_(options.subband_transform),
         budget_(budget) {
     // Unknown names are refused here, before any device work (InvalidArgument).
     detection::detection_stats_variants().resolve(det_requested_);
     a5_name_ = appearance::a5_variants().resolve(a5_requested_);
+    appearance::subband_transforms().resolve(transform_requested_);
   }
   Backend kind() const override { return Backend::Cuda; }
   const std::string& a5_variant() const override { return a5_name_; }
@@ -82,12 +86,12 @@ class CudaSlotFactory final : public SlotFactory {
                                        const PairSlotHandle* sibling) override {
     auto bank = sibling ? static_cast<const CudaSlot<Real>*>(sibling)->slot().bank() : nullptr;
     return std::make_unique<CudaSlot<Real>>(width, height, a5_requested_, det_requested_,
-                                            std::move(bank));
+                                            std::move(bank), transform_requested_);
   }
 
  private:
   Precision precision_;
-  std::string a5_requested_, det_requested_, a5_name_;
+  std::string a5_requested_, det_requested_, transform_requested_, a5_name_;
   GpuMemoryBudget budget_;
 };
 

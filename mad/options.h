@@ -20,6 +20,9 @@ struct ScoreOptions {
   Precision precision = Precision::Double;    // GPU only; the CPU path is always double
   std::string a5_variant;                     // GPU A5 variant; empty = registry default
   std::string det_variant;                    // GPU detection-statistics variant; empty = default
+  // GPU appearance subband transform (appearance/subband_transform.h): "" = fused where the
+  // shape allows it, else cufft; "fused" refuses shapes it cannot run.
+  std::string subband_transform;
   bool want_maps = false;                     // return map.HI and map.LO
   // --gpu-memory-limit: device bytes this process may take on one GPU for the pair slots of
   // every shape and every worker together (0: the device's free memory, less a reserve).

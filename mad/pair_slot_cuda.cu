@@ -47,7 +47,8 @@ Image<double> to_image(const Real* plane, int width, int height) {
 template <class Real>
 PairSlot<Real>::PairSlot(int width, int height, const std::string& a5_variant,
                          const std::string& det_variant,
-                         std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank)
+                         std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank,
+                         const std::string& subband_transform)
     : width_(width),
       height_(height),
       pixels_(static_cast<std::size_t>(width) * height),
@@ -56,7 +57,7 @@ PairSlot<Real>::PairSlot(int width, int height, const std::string& a5_variant,
       appearance_(bank ? std::move(bank)
                        : std::make_shared<const appearance::LogGaborBankCuda<Real>>(width, height,
                                                                                     stream_.get()),
-                  a5_variant, ScratchMode::Lent),
+                  a5_variant, ScratchMode::Lent, subband_transform),
       host_u8_(2 * pixels_),
       dev_u8_(2 * pixels_),
       dev_images_(2 * pixels_),

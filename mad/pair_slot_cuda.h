@@ -38,7 +38,8 @@ class PairSlot {
   // Builds the stages on the slot's own stream. `bank`: a complete log-Gabor bank of this
   // shape to share (null: this slot builds its own; call synchronize() before sharing it).
   PairSlot(int width, int height, const std::string& a5_variant, const std::string& det_variant,
-           std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank);
+           std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank,
+           const std::string& subband_transform = "");
   void synchronize() const { stream_.synchronize(); }
 
   int width() const { return width_; }

@@ -1,6 +1,7 @@
 #include "mad/variants.h"
 
 #include "appearance/a5_variants.h"
+#include "appearance/subband_transform.h"
 #include "common/gpu_info.h"
 #include "detection/detection.h"
 
@@ -23,11 +24,18 @@ std::string describe_variants() {
            "variants.\n";
   return describe("A5 local statistics (--a5)", appearance::a5_variants()) +
          describe("Detection block statistics (--det-variant)",
-                  detection::detection_stats_variants());
+                  detection::detection_stats_variants()) +
+         describe("Appearance subband transform (--subband-transform; without it, fused runs "
+                  "in float where it measured faster: CTAs of at most 96 KiB)",
+                  appearance::subband_transforms());
 }
 
 std::string resolve_a5_variant(const std::string& name) {
   return appearance::a5_variants().resolve(name);
+}
+
+std::string resolve_subband_transform_name(const std::string& name) {
+  return appearance::subband_transforms().resolve(name);
 }
 
 std::string resolve_detection_variant(const std::string& name) {

@@ -14,6 +14,8 @@ std::string describe_variants();
 // so that results files record what ran, not how it was spelled. Unknown names throw
 // InvalidArgument listing the registered ones (in every build: the registries are CUDA-free).
 std::string resolve_a5_variant(const std::string& name);
+// The --subband-transform row `name` selects (InvalidArgument for an unknown one).
+std::string resolve_subband_transform_name(const std::string& name);
 std::string resolve_detection_variant(const std::string& name);
 
 }  // namespace mad

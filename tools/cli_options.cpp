@@ -74,6 +74,7 @@ struct GpuOnlyOption {
 };
 constexpr GpuOnlyOption kGpuOnlyOptions[] = {{"--a5", "picks a GPU kernel"},
                                              {"--det-variant", "picks a GPU kernel"},
+                                             {"--subband-transform", "picks a GPU transform"},
                                              {"--gpu-memory-limit", "limits GPU memory"}};
 
 }  // namespace
@@ -121,6 +122,12 @@ void add_scoring_options(CLI::App& cmd, ScoringArgs& into, const GpuOptionHelp& 
   cmd.add_option("--det-variant", into.det_variant, gpu_help.det_variant)
       ->type_name("VARIANT")
       ->group("GPU only");
+  cmd.add_option("--subband-transform", into.subband_transform,
+                 "fused | cufft: how the appearance stage forms its subbands (default: fused in "
+                 "float where it measured faster, else cufft; fused refuses sides with a prime "
+                 "factor above 5); scores agree within 1e-12")
+      ->type_name("NAME")
+      ->group("GPU only");
   cmd.add_option("--gpu-memory-limit", into.gpu_memory_limit, gpu_help.gpu_memory_limit)
       ->type_name("SIZE")
       ->group("GPU only");
@@ -134,6 +141,7 @@ ScoreOptions to_score_options(const ScoringArgs& args) {
   o.precision = parse_precision(args.precision);
   o.a5_variant = args.a5;
   o.det_variant = args.det_variant;
+  o.subband_transform = args.subband_transform;
   if (!args.gpu_memory_limit.empty()) o.gpu_memory_limit = parse_memory_size(args.gpu_memory_limit);
   return o;
 }

@@ -36,7 +36,7 @@ bool gpu_option_given(const CLI::App& cmd, Precision precision);
 // The options that choose how MAD scores, shared by `mad score` and `mad eval`, as given.
 struct ScoringArgs {
   std::string backend = "auto", version = "2011", input_class = "auto", precision = "double";
-  std::string a5, det_variant, gpu_memory_limit;  // the GPU-only ones
+  std::string a5, det_variant, subband_transform, gpu_memory_limit;  // the GPU-only ones
 };
 // The GPU-only options' help lines: each subcommand words them for its own --help.
 struct GpuOptionHelp {

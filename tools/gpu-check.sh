@@ -97,7 +97,7 @@ note "ctest skipped: $skipped"
 # Agreement figures printed by the GPU tests (lines starting with "AGREEMENT", and the shape
 # zoo's "ZOO" lines: every size in random order against the CPU, issue 25).
 for exe in "$build"/tests/*_tests; do
-  "$exe" --gtest_filter='*Cuda*:*Gpu*:*GPU*' 2>/dev/null | grep -E "^(AGREEMENT|ZOO)" || true
+  "$exe" --gtest_filter='*Cuda*:*Gpu*:*GPU*' 2>/dev/null | grep -E "^(AGREEMENT|ZOO|FUSED)" || true
 done > "$logs/agreement.txt"
 while read -r l; do note "$l"; done < <(head -40 "$logs/agreement.txt")
 # The scheduler's tests on fake slots (CPU, also in CI): their count.
@@ -187,6 +187,27 @@ if [ -x "$build/bin/mad" ] && "$build/bin/mad" bench --help > /dev/null 2>&1; th
   "$build/bin/mad" bench "${args[@]}" --html "$out/bench.html" > "$out/bench.json" 2> "$logs/bench.log"
   note "bench: rc=$? (bench.json, bench.html)"
   "$build/bin/mad" bench --summary-from "$out/bench.json" 2>/dev/null | while read -r l; do echo "BENCH: $l"; done
+  # Issue 26 item 2: the subband transforms side by side in the same run (appearance stage
+  # rows stage-fused / stage-cufft; pipeline rows of the default against the -cufft ones).
+  while read -r l; do note "$l"; done < <(python3 - "$out/bench.json" <<'PY'
+import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["rows"] if r["backend"] == "cuda"]
+key = lambda r: (r["width"], r["height"], r["precision"])
+stage = {(key(r), r["variant"]): r["median_ms"] for r in rows
+         if r["group"] == "appearance" and r["case"] == "pair"}
+for (k, v), ms in sorted(stage.items()):
+    if v == "stage-fused" and (k, "stage-cufft") in stage:
+        c = stage[(k, "stage-cufft")]
+        print("GOAL subband transform %dx%d %s, appearance stage: fused %.3f ms, cufft %.3f ms (%.2fx)"
+              % (k + (ms, c, ms / c)))
+pipe = {(key(r), r["variant"]): r for r in rows if r["group"] == "pipeline"}
+for (k, v), r in sorted(pipe.items()):
+    if v in ("single", "batch-distinct-refs") and (k, v + "-cufft") in pipe:
+        c = pipe[(k, v + "-cufft")]
+        print("GOAL pipeline %dx%d %s %s: default %.3f ms (%.0f pairs/s), cufft %.3f ms (%.0f pairs/s)"
+              % (k + (v, r["median_ms"], r["pairs_per_s"] or 0, c["median_ms"], c["pairs_per_s"] or 0)))
+PY
+)
 fi
 
 # Issue 12 goals 2 and 5: the largest frames in both precisions, one pair at a time (upload
@@ -245,6 +266,13 @@ if [ $quick -eq 0 ] && command -v nvcc > /dev/null; then
   fi
   while read -r l; do note "$l"; done < <(grep -E " 512x384:" "$out/cufft_probe.txt")
   note "cufft probe: same bits as the 2-D batch of 4 in $(grep -cE "batch 2 differs in 0, batch 1 in 0 " "$out/cufft_probe.txt")/$(grep -c "probe batches" "$out/cufft_probe.txt") batch lines, $(grep -cE "columns then rows differ in 0," "$out/cufft_probe.txt")/$(grep -c "probe columns" "$out/cufft_probe.txt") columns-then-rows lines, $(grep -cE "(lto|legacy) .*: differs in 0 " "$out/cufft_probe.txt")/$(grep -cE "probe (lto|legacy) .*: (differs|not available)" "$out/cufft_probe.txt") callback lines (LTO planned at $(grep -c "planning with the callback took" "$out/cufft_probe.txt")/$(grep -c "probe lto" "$out/cufft_probe.txt") shapes)"
+  # Issue 26 item 2: the VkFFT probe (tools/probes/vkfft_probe.sh, header from the carried .deb);
+  # its conv4x5 and conv20 lines beside the stage's cuFFT sequence.
+  if ls .debs/libvkfft-dev_*.deb > /dev/null 2>&1; then
+    timeout 150 tools/probes/vkfft_probe.sh > "$out/vkfft_probe.txt" 2>&1
+    note "vkfft probe: rc=$? (vkfft_probe.txt)"
+    while read -r l; do note "$l"; done < <(grep -E "^VKFFT: 512x512 |^VKFFT: 1920x1080 " "$out/vkfft_probe.txt" | head -12)
+  fi
 fi
 
 fi  # checks

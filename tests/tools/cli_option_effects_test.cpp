@@ -187,6 +187,12 @@ std::vector<Row> score_rows(const std::string& pair) {
          ok(r);
          EXPECT_NE(text("out.csv.settings").find("det_variant=det-original"), std::string::npos);
        }},
+      {"--subband-transform", "--subband-transform fused --pairs list.csv --out out.csv", true,
+       "--subband-transform picks a GPU transform",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(text("out.csv.settings").find("subband_transform=fused"), std::string::npos);
+       }},
       // 1 KiB holds no pair: the limit is what stops it.
       {"--gpu-memory-limit", "--gpu-memory-limit 1KiB " + pair, true, "limits GPU memory",
        [](auto& r) {
@@ -359,6 +365,12 @@ std::vector<Row> eval_rows() {
        [](auto& r) {
          ok(r);
          EXPECT_NE(text("out.csv.settings").find("det_variant=det-original"), std::string::npos);
+       }},
+      {"--subband-transform", "eval data --out out.csv --subband-transform cufft", true,
+       "--subband-transform picks a GPU transform",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(text("out.csv.settings").find("subband_transform=cufft"), std::string::npos);
        }},
       {"--gpu-memory-limit", "eval data --out out.csv --gpu-memory-limit 1KiB", true,
        "limits GPU memory",

@@ -7,6 +7,8 @@
 // several seconds, which the 4-minute budget of a full run cannot afford).
 #include <algorithm>
 
+#include "appearance/subband_transform.h"
+#include "common/gpu_info.h"
 #include "common/parallel.h"
 #include "mad/options.h"
 #include "tools/bench/pipeline_bench.h"
@@ -37,7 +39,7 @@ BenchRow to_row(const PipelineBenchRow& p, int warmup) {
     r.device_bytes = static_cast<double>(p.device_bytes);
     r.device_bytes_per_pair =
         p.device_bytes_per_pair > 0 ? static_cast<double>(p.device_bytes_per_pair) : kMissing;
-    r.note = p.mode == "single" ? "mad::Scorer (a batch of depth one), one pair at a time: upload + both stages + read-back"
+    r.note = p.mode.rfind("single", 0) == 0 ? "mad::Scorer (a batch of depth one), one pair at a time: upload + both stages + read-back"
                                 : "BatchScorer, overlapped slots; time per pair over a batch";
   }
   return r;
@@ -62,6 +64,18 @@ void run_pipeline_group(BenchContext& ctx) {
     ctx.guarded("pipeline " + format_size(s.width, s.height), [&] {
       for (const PipelineBenchRow& p : bench_pipeline(o)) ctx.add(to_row(p, c.gpu_warmup));
     });
+    // Where the default is the fused subband transform, the cuFFT one beside it (GPU rows only),
+    // so one run compares them (issue 26, item 2).
+    const bool fused_somewhere =
+        appearance::fused_subband_transform_supports(s.width, s.height, true) ||
+        appearance::fused_subband_transform_supports(s.width, s.height, false);
+    if (fused_somewhere && gpu_backend_compiled() && gpu_device_available()) {
+      o.subband_transform = "cufft";
+      o.cpu = false;
+      ctx.guarded("pipeline " + format_size(s.width, s.height) + " cufft", [&] {
+        for (const PipelineBenchRow& p : bench_pipeline(o)) ctx.add(to_row(p, c.gpu_warmup));
+      });
+    }
   }
 }
 

@@ -171,6 +171,9 @@ void spectral(BenchContext& ctx, const std::string& group, Size sz, const std::s
   }
 }
 
+// The stage with each subband transform the shape can run (appearance/subband_transform.h):
+// variant "stage" is the default the scorer runs, "stage-<name>" every transform by name, so
+// one run compares them on the same pair.
 template <class Real>
 void appearance_stage(BenchContext& ctx, Size sz, const std::string& precision) {
   const cuda::Stream stream;
@@ -180,26 +183,36 @@ void appearance_stage(BenchContext& ctx, Size sz, const std::string& precision) 
   const auto ref = upload_image<Real>(pair.ref.pixels.cview(), 1, s);
   const auto dst = upload_image<Real>(pair.dst.pixels.cview(), 1, s);
   cuda::DeviceBuffer<double> sum(1);
-  appearance::AppearanceStageCuda<Real> stage(sz.width, sz.height, s);
-  const std::string note = std::string("default A5 variant ") + stage.a5_variant() +
-                           ", device memory " +
-                           std::to_string(stage.device_memory().total() >> 20) + " MiB";
-  const double image_bytes = double(sz.width) * sz.height * sizeof(Real);
-  BenchRow one = gpu_row("appearance", "analyse_one", "stage", sz, precision,
-                         time_events(cfg, s, [&] { stage.prepare_reference(ref.get(), s); }));
-  one.bytes_in = image_bytes, one.bytes_out = 0;
-  stage.prepare_reference(ref.get(), s);
-  BenchRow distorted =
-      gpu_row("appearance", "run_distorted", "stage", sz, precision,
-              time_events(cfg, s, [&] { stage.run_distorted(dst.get(), sum.get(), nullptr, s); }));
-  distorted.bytes_in = image_bytes, distorted.bytes_out = sizeof(double);
-  BenchRow both =
-      gpu_row("appearance", "pair", "stage", sz, precision,
-              time_events(cfg, s, [&] { stage.run(ref.get(), dst.get(), sum.get(), nullptr, s); }));
-  both.bytes_in = 2 * image_bytes, both.bytes_out = sizeof(double);
-  for (BenchRow* r : {&one, &distorted, &both}) {
-    r->note = note;
-    ctx.add(std::move(*r));
+  constexpr bool kDouble = std::is_same_v<Real, double>;
+  std::vector<std::string> transforms = {""};
+  for (const VariantInfo& t : appearance::subband_transforms().infos())
+    if (t.name != "fused" ||
+        appearance::fused_subband_transform_supports(sz.width, sz.height, kDouble))
+      transforms.push_back(t.name);
+  for (const std::string& transform : transforms) {
+    appearance::AppearanceStageCuda<Real> stage(sz.width, sz.height, s, "", transform);
+    const std::string label = transform.empty() ? "stage" : "stage-" + transform;
+    const std::string note =
+        std::string("default A5 variant ") + stage.a5_variant() + ", subband transform " +
+        appearance::subband_transform_name(stage.subband_transform()) + ", device memory " +
+        std::to_string(stage.device_memory().total() >> 20) + " MiB";
+    const double image_bytes = double(sz.width) * sz.height * sizeof(Real);
+    BenchRow one = gpu_row("appearance", "analyse_one", label, sz, precision,
+                           time_events(cfg, s, [&] { stage.prepare_reference(ref.get(), s); }));
+    one.bytes_in = image_bytes, one.bytes_out = 0;
+    stage.prepare_reference(ref.get(), s);
+    BenchRow distorted = gpu_row(
+        "appearance", "run_distorted", label, sz, precision,
+        time_events(cfg, s, [&] { stage.run_distorted(dst.get(), sum.get(), nullptr, s); }));
+    distorted.bytes_in = image_bytes, distorted.bytes_out = sizeof(double);
+    BenchRow both = gpu_row(
+        "appearance", "pair", label, sz, precision,
+        time_events(cfg, s, [&] { stage.run(ref.get(), dst.get(), sum.get(), nullptr, s); }));
+    both.bytes_in = 2 * image_bytes, both.bytes_out = sizeof(double);
+    for (BenchRow* r : {&one, &distorted, &both}) {
+      r->note = note;
+      ctx.add(std::move(*r));
+    }
   }
 }
 

@@ -15,6 +15,11 @@
 namespace mad::bench {
 namespace {
 
+// "" for the default subband transform, "-<name>" for a named one (the rows' mode).
+std::string mode_suffix(const PipelineBenchOptions& o) {
+  return o.subband_transform.empty() ? "" : "-" + o.subband_transform;
+}
+
 void set_time(PipelineBenchRow& row, const Measurement& m) {
   row.time = m;
   row.pairs_per_s = m.median_ms > 0 ? 1000.0 / m.median_ms : 0.0;
@@ -27,10 +32,11 @@ PipelineBenchRow bench_gpu_single(const std::vector<BenchPair>& pairs, Precision
   so.backend = Backend::Cuda;
   so.precision = p;
   so.a5_variant = o.a5_variant;
+  so.subband_transform = o.subband_transform;
   BatchScorer gpu(so);  // a batch of depth one, as mad::Scorer and `mad score REF DIST` run
   PipelineBenchRow row;
   row.backend = "cuda";
-  row.mode = "single";
+  row.mode = "single" + mode_suffix(o);
   row.precision = to_string(p);
   row.width = pairs[0].ref.pixels.width();
   row.height = pairs[0].ref.pixels.height();
@@ -53,6 +59,7 @@ PipelineBenchRow bench_gpu_batch(const std::vector<BenchPair>& pairs, Precision 
   so.backend = Backend::Cuda;
   so.precision = p;
   so.a5_variant = o.a5_variant;
+  so.subband_transform = o.subband_transform;
   BatchScorer batch(so);
   std::vector<std::shared_ptr<const GrayImage>> refs, dsts;
   for (const auto& bp : pairs) {
@@ -72,7 +79,7 @@ PipelineBenchRow bench_gpu_batch(const std::vector<BenchPair>& pairs, Precision 
   const std::size_t reuses_before = batch.reference_reuses();
   PipelineBenchRow row;
   row.backend = "cuda";
-  row.mode = shared_ref ? "batch-shared-ref" : "batch-distinct-refs";
+  row.mode = std::string(shared_ref ? "batch-shared-ref" : "batch-distinct-refs") + mode_suffix(o);
   row.precision = to_string(p);
   row.width = pairs[0].ref.pixels.width();
   row.height = pairs[0].ref.pixels.height();

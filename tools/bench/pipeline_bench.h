@@ -26,12 +26,15 @@ struct PipelineBenchOptions {
   bool cpu = true;  // also time the CPU path (all threads and one thread)
   int cpu_runs = 3;
   std::string a5_variant;  // "" = default
+  // Subband transform (appearance/subband_transform.h) of the GPU rows: "" = the shape's
+  // default; a name adds "-<name>" to the rows' mode.
+  std::string subband_transform;
 };
 
 struct PipelineBenchRow {
   std::string backend;    // "cuda" or "cpu"
   std::string mode;       // "single", "batch-distinct-refs", "batch-shared-ref", "cpu-all-threads",
-                          // "cpu-1-thread"
+                          // "cpu-1-thread"; GPU modes end in "-<transform>" when one is named
   std::string precision;  // "double" / "float"
   int width = 0, height = 0;
   Measurement time;                       // per pair

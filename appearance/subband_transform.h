@@ -1,0 +1,84 @@
+// How the GPU appearance stage turns an image's half spectrum into one scale's 4 subbands and
+// hands them to A5 (spec §4.2-4.4): the registry of the two ways and the choice between them.
+// CUDA-free, so the CLI and the tests list and check names without the CUDA backend.
+//
+//  - "cufft": the product kernel writes the 4 filtered full spectra F(k) H_{s,o}(k), one batched
+//    cuFFT inverse C2C transforms them in place, and A5 reads the complex results, forming
+//    |z / (MN)| as it loads them.
+//  - "fused": our own two-pass inverse (appearance/subband_fft_cuda.h). The column pass forms
+//    the product as it loads the spectrum (the filtered spectra are never written), the row pass
+//    forms |z / (MN)| as it stores, so A5 reads real magnitudes: per subband about 40% of the
+//    cuFFT route's memory traffic. It supports sides whose prime factors are 2, 3 and 5 and
+//    whose lines fit in shared memory; other shapes use "cufft".
+//
+// Both keep the scores within the contract (double within 1e-12 of the CPU, float within 1e-4 of
+// double): the transforms differ only in rounding, the product and the modulus are the same
+// explicitly rounded operations.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "common/variant_registry.h"
+
+namespace mad::appearance {
+
+enum class SubbandTransform { Cufft, Fused };
+
+// The two rows. The registry's default row is cufft (it runs every shape); without a name the
+// stage runs fused where fused_subband_transform_is_faster holds (resolve_subband_transform).
+const VariantRegistry<SubbandTransform>& subband_transforms();
+
+// Whether the fused transform runs width x height images in this precision: both sides factor
+// into 2, 3 and 5, and each pass's lines fit the shared memory it is given.
+bool fused_subband_transform_supports(int width, int height, bool double_precision);
+
+// Where "" picks the fused transform: where it measured faster than cufft on an H200
+// (docs/performance.md, "The fused subband transform"): float, with both passes' CTAs small
+// enough for 2 or more an SM (kFastSharedBytes). In double it measured 1.03-1.17x slower at
+// every size, so double keeps cufft.
+bool fused_subband_transform_is_faster(int width, int height, bool double_precision);
+
+// The transform a stage of this shape runs for the user's name: "" picks fused where
+// fused_subband_transform_is_faster, else cufft; "cufft" always; "fused" where supported, else InvalidArgument saying why. Unknown
+// names throw InvalidArgument (the registry's message).
+SubbandTransform resolve_subband_transform(const std::string& name, int width, int height,
+                                           bool double_precision);
+
+const char* subband_transform_name(SubbandTransform t);
+
+}  // namespace mad::appearance
+
+namespace mad::appearance::subband_fft {
+
+// The plan of one line length n: the radices of its Stockham passes, 8s first, then 4, 2, 3,
+// 5 (any order is exact; fewer, wider passes mean fewer trips through shared memory). Empty
+// when n has another prime factor.
+std::vector<int> radices(int n);
+
+// A line of n complex values in shared memory is padded by one value after every 8 (double) or
+// 16 (float), i.e. every 128 bytes: a radix-R pass stores R values a thread at a stride of R,
+// which without the padding lands a quarter-warp's stores in the same banks (8-way conflicts at
+// radix 8). Padded index of value i, and the padded line length.
+constexpr int pad_shift(bool double_precision) { return double_precision ? 3 : 4; }
+constexpr int padded_length(int n, bool double_precision) {
+  return n + (n >> pad_shift(double_precision)) + 1;
+}
+// Shared memory of a pass over `lines` lines of length n (two ping-pong buffers per line), and
+// the most a pass may use: below the 227 KiB a Hopper CTA may opt into.
+std::size_t shared_bytes(int n, int lines, bool double_precision);
+constexpr std::size_t kMaxSharedBytes = 200 * 1024;
+// At most this much a CTA, 2 or more CTAs share an SM: the passes hide their memory latency
+// (3840x2160 in float, at 143 KiB a column CTA, measured 1.34x slower than cufft).
+constexpr std::size_t kFastSharedBytes = 96 * 1024;
+// Lines a CTA transforms side by side. The column pass takes adjacent columns so that each row's
+// loads and stores are 64-byte runs (4 complex doubles, 8 complex floats) when that fits in
+// kFastSharedBytes, else 32-byte runs (one sector: 2 or 4), else 0: the shape is
+// not supported. The row pass takes one row.
+int column_lines(int height, bool double_precision);
+constexpr int kRowLines = 1;
+// Threads that share one line: n / 8 rounded up to a warp, between 32 and 256.
+int threads_per_line(int n);
+
+}  // namespace mad::appearance::subband_fft
