@@ -47,7 +47,7 @@ def test_gpu_errors(torch):
     with pytest.raises(ValueError, match="must both be host images or both GPU arrays"):
         mad.score(a[..., 0], a[..., 0].cpu().numpy(), data_range=255)
     with pytest.raises(ValueError, match='backend="cpu" cannot score GPU arrays'):
-        mad.score(a[..., 0], a[..., 0], backend="cpu")
+        mad.score(a[..., 0], a[..., 0], backend="cpu", data_range=255)
 
 
 @pytest.mark.parametrize("precision", ["double", "float"])
