@@ -34,9 +34,12 @@ const VariantRegistry<SubbandTransform>& subband_transforms();
 // into 2, 3 and 5, and each pass's lines fit the shared memory it is given.
 bool fused_subband_transform_supports(int width, int height, bool double_precision);
 
-// Where "" picks the fused transform: where it measured faster than cufft on an H200
-// (docs/performance.md, "The fused subband transform"): float, with both passes' CTAs small
-// enough for 2 or more an SM (kFastSharedBytes). In double it measured 1.03-1.17x slower at
+// Where "" picks the fused transform: where it measured faster than cufft on an H200 in every
+// mode, one pair and batches (docs/performance.md, "The fused subband transform"): float, at
+// least kFusedMinPixels, both passes' CTAs small enough for 2 or more an SM (kFastSharedBytes).
+// 1920x1080 float: 0.87-0.92x cufft's time. Below: 512x384 and 512x512 float are 0.94-0.95x
+// alone but 1.10-1.11x in batches of 4 slots, where the fused kernels' large CTAs share the
+// device worse. Above: 3840x2160 float (143 KiB column CTAs) 1.34x. Double: 1.03-1.17x at
 // every size, so double keeps cufft.
 bool fused_subband_transform_is_faster(int width, int height, bool double_precision);
 
@@ -72,6 +75,9 @@ constexpr std::size_t kMaxSharedBytes = 200 * 1024;
 // At most this much a CTA, 2 or more CTAs share an SM: the passes hide their memory latency
 // (3840x2160 in float, at 143 KiB a column CTA, measured 1.34x slower than cufft).
 constexpr std::size_t kFastSharedBytes = 96 * 1024;
+// Pixels from which the fused transform is the default in float (1920x1080 measured faster,
+// 512x512 slower in batches; 1 MP lies between, unmeasured).
+constexpr long long kFusedMinPixels = 1000000;
 // Lines a CTA transforms side by side. The column pass takes adjacent columns so that each row's
 // loads and stores are 64-byte runs (4 complex doubles, 8 complex floats) when that fits in
 // kFastSharedBytes, else 32-byte runs (one sector: 2 or 4), else 0: the shape is

@@ -123,8 +123,8 @@ void add_scoring_options(CLI::App& cmd, ScoringArgs& into, const GpuOptionHelp& 
       ->type_name("VARIANT")
       ->group("GPU only");
   cmd.add_option("--subband-transform", into.subband_transform,
-                 "fused | cufft: how the appearance stage forms its subbands (default: fused in "
-                 "float where it measured faster, else cufft; fused refuses sides with a prime "
+                 "fused | cufft: how the appearance stage forms its subbands (default: fused "
+                 "where it measured faster, float from 1 MP, else cufft; fused refuses sides with a prime "
                  "factor above 5); scores agree within 1e-12")
       ->type_name("NAME")
       ->group("GPU only");

@@ -39,8 +39,8 @@ TEST(SubbandTransform, SupportFollowsFactorsAndSharedMemory) {
 }
 
 TEST(SubbandTransform, ResolveFallsBackOnlyWhenNotAsked) {
-  // The default: fused in float where its CTAs are small, cufft in double (measured slower).
-  EXPECT_EQ(resolve_subband_transform("", 512, 512, false), SubbandTransform::Fused);
+  // The default: fused in float from 1 MP while its CTAs are small, else cufft (measured).
+  EXPECT_EQ(resolve_subband_transform("", 512, 512, false), SubbandTransform::Cufft);
   EXPECT_EQ(resolve_subband_transform("", 1920, 1080, false), SubbandTransform::Fused);
   EXPECT_EQ(resolve_subband_transform("", 3840, 2160, false), SubbandTransform::Cufft);
   EXPECT_EQ(resolve_subband_transform("", 512, 512, true), SubbandTransform::Cufft);
