@@ -506,6 +506,43 @@ double synthetic_quality(int type, int level, int ref) {
 
 namespace {
 
+struct SyntheticFormat {
+  ImageFileFormat format;
+  const char* name;
+  const char* extension;
+  const char* library;  // what the build needs to write it
+};
+constexpr SyntheticFormat kFormats[] = {{ImageFileFormat::kPng, "png", ".png", "libpng"},
+                                        {ImageFileFormat::kTiff, "tiff", ".tif", "libtiff"},
+                                        {ImageFileFormat::kBmp, "bmp", ".bmp", "libstb"}};
+
+const SyntheticFormat& format_entry(ImageFileFormat format) {
+  for (const SyntheticFormat& f : kFormats)
+    if (f.format == format) return f;
+  throw InvalidArgument("synthetic dataset: an image format without a name");
+}
+
+// Whether this build writes `f`: the writers' own rule (common/image_write.cpp), asked with a
+// file name of the format's extension.
+bool build_writes(const SyntheticFormat& f) {
+  try {
+    output_format_for_path(std::string("I01") + f.extension);
+    return true;
+  } catch (const InvalidArgument&) {
+    return false;
+  }
+}
+
+void require_writer(const SyntheticFormat& f) {
+  if (build_writes(f)) return;
+  std::string written;
+  for (const SyntheticFormat& other : kFormats)
+    if (build_writes(other)) written += (written.empty() ? "" : ", ") + std::string(other.name);
+  throw InvalidArgument("synthetic image format '" + std::string(f.name) +
+                        "': this build does not write it (" + f.library +
+                        " was not found at configure time); it writes " + written);
+}
+
 // Refuses a folder that holds anything, naming what and how many: the synthetic files carry
 // KADID-10k's names and would overwrite a real copy.
 void refuse_non_empty(const std::string& dir) {
@@ -527,24 +564,39 @@ void refuse_non_empty(const std::string& dir) {
 
 }  // namespace
 
+ImageFileFormat synthetic_image_format(const std::string& name) {
+  for (const SyntheticFormat& f : kFormats)
+    if (name == f.name) {
+      require_writer(f);
+      return f.format;
+    }
+  throw InvalidArgument("synthetic image format '" + name + "': expected png, tiff or bmp");
+}
+
+const char* synthetic_extension(ImageFileFormat format) {
+  return format_entry(format).extension;
+}
+
 std::size_t write_synthetic_kadid(const std::string& dir, const SyntheticSpec& spec,
                                   const std::function<void(int, int)>& progress, bool overwrite) {
   if (spec.references < 1 || spec.references > 99 || spec.levels < 1 || spec.levels > 5 ||
       spec.types < 1 || spec.types > kSyntheticTypeCount)
     throw InvalidArgument(
         "synthetic dataset: references must be 1..99, types 1..25 and levels 1..5");
+  const char* extension = format_entry(spec.format).extension;
+  require_writer(format_entry(spec.format));
   if (!overwrite) refuse_non_empty(dir);
   const std::vector<int> types(kSyntheticTypes, kSyntheticTypes + spec.types);
   const fs::path images = fs::path(dir) / "images";
   std::error_code ec;
   fs::create_directories(images, ec);
   if (ec) throw InputError("cannot create '" + images.string() + "': " + ec.message());
-  const auto name = [](int r, int t, int l) {
+  const auto name = [extension](int r, int t, int l) {
     char b[32];
     if (t == 0)
-      std::snprintf(b, sizeof b, "I%02d.png", r);
+      std::snprintf(b, sizeof b, "I%02d%s", r, extension);
     else
-      std::snprintf(b, sizeof b, "I%02d_%02d_%02d.png", r, t, l);
+      std::snprintf(b, sizeof b, "I%02d_%02d_%02d%s", r, t, l, extension);
     return std::string(b);
   };
   // References first, then every (reference, type) on its own: 25 types of a reference would
@@ -556,7 +608,7 @@ std::size_t write_synthetic_kadid(const std::string& dir, const SyntheticSpec& s
     refs[static_cast<std::size_t>(i)] =
         spec.colour ? synthetic_colour_reference(spec.width, spec.height, seed)
                     : synthetic_reference(spec.width, spec.height, seed);
-    save_png8((images / name(r, 0, 0)).string(), refs[static_cast<std::size_t>(i)]);
+    save_image8((images / name(r, 0, 0)).string(), refs[static_cast<std::size_t>(i)], spec.format);
   });
   std::mutex mutex;
   std::vector<int> left(refs.size(), spec.types);
@@ -566,8 +618,9 @@ std::size_t write_synthetic_kadid(const std::string& dir, const SyntheticSpec& s
               t = types[static_cast<std::size_t>(task % spec.types)];
     const RawImage8& ref = refs[static_cast<std::size_t>(i)];
     for (int l = 1; l <= spec.levels; ++l)
-      save_png8((images / name(r, t, l)).string(),
-                synthetic_distortion(ref, t, l, spec.seed * 100000u + r * 1000u + t * 10u + l));
+      save_image8((images / name(r, t, l)).string(),
+                  synthetic_distortion(ref, t, l, spec.seed * 100000u + r * 1000u + t * 10u + l),
+                  spec.format);
     std::lock_guard<std::mutex> lock(mutex);
     if (--left[static_cast<std::size_t>(i)] == 0 && progress) progress(++done, spec.references);
   });

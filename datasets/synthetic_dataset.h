@@ -46,13 +46,30 @@ struct SyntheticSpec {
   bool colour = false;  // RGB images (KADID-10k's format) instead of gray
   int width = 512, height = 384;
   std::uint32_t seed = 1;
+  // The files' format (see synthetic_image_format). PNG is KADID-10k's; the others exist for
+  // throughput runs, whose decoding they make cheap.
+  ImageFileFormat format = ImageFileFormat::kPng;
 };
 
-// Writes DIR/dmos.csv and DIR/images/I<rr>.png, I<rr>_<tt>_<ll>.png (creating DIR). Returns
-// the number of pairs. `progress(done, total)` is called after each reference's images.
-// The names are KADID-10k's own, so a folder that holds anything is refused (InvalidArgument,
-// before any file is written) unless `overwrite`: a real dataset would be destroyed. With
-// `overwrite` the files of the same names are replaced and nothing else is removed.
+// The format of name "png" (.png, KADID-10k's), "tiff" (.tif, uncompressed) or "bmp" (.bmp,
+// 24-bit uncompressed: gray images become three equal channels, read back as RGB whose gray is
+// the original). BMP decodes cheapest for a GPU run: the GPU workers keep an 8-bit RGB image's
+// samples as decoded and convert them on the GPU, while an 8-bit gray file of any format also
+// gets a plane of doubles on the decoding thread (75 MB at 3840x2160 with its 8-bit copy,
+// against 25 MB of RGB samples, in the memory that bounds the pairs decoded ahead). Throws
+// InvalidArgument for any other name, and for a format this build does not write (TIFF needs
+// libtiff, BMP libstb at configure time), naming the ones it writes.
+ImageFileFormat synthetic_image_format(const std::string& name);
+// The extension of the synthetic files in `format`, with its dot (".png", ".tif", ".bmp").
+const char* synthetic_extension(ImageFileFormat format);
+
+// Writes DIR/dmos.csv and DIR/images/I<rr>.png, I<rr>_<tt>_<ll>.png (creating DIR; the
+// extension is spec.format's, and dmos.csv names the files as written). Returns the number of
+// pairs. A format this build does not write is refused (InvalidArgument) before any file is.
+// `progress(done, total)` is called after each reference's images. The names are KADID-10k's own,
+// so a folder that holds anything is refused (InvalidArgument, before any file is written) unless
+// `overwrite`: a real dataset would be destroyed. With `overwrite` the files of the same names are
+// replaced and nothing else is removed.
 std::size_t write_synthetic_kadid(const std::string& dir, const SyntheticSpec& spec,
                                   const std::function<void(int, int)>& progress = {},
                                   bool overwrite = false);

@@ -34,6 +34,7 @@ struct EvalArgs {
   int synthetic_types = 5;
   bool synthetic_colour = false;
   std::string synthetic_size = "512x384";
+  std::string synthetic_format = "png";
 };
 
 int make_synthetic(const EvalArgs& a) {
@@ -46,6 +47,11 @@ int make_synthetic(const EvalArgs& a) {
   if (!std::regex_match(a.synthetic_size, m, size) || (spec.width = std::stoi(m[1])) < 34 ||
       (spec.height = std::stoi(m[2])) < 34)
     throw InvalidArgument("--synthetic-size must be WxH with both sides >= 34 (MAD's minimum)");
+  try {
+    spec.format = datasets::synthetic_image_format(a.synthetic_format);
+  } catch (const InvalidArgument& e) {
+    throw InvalidArgument(std::string("--synthetic-format: ") + e.what());
+  }
   const bool quiet = a.quiet;
   const std::size_t pairs = datasets::write_synthetic_kadid(
       a.dir, spec,
@@ -54,8 +60,10 @@ int make_synthetic(const EvalArgs& a) {
       },
       a.force);
   std::fprintf(stderr,
-               "%smad eval: wrote %zu %s pairs (%dx%d, KADID-10k layout, invented scores) to %s\n",
-               quiet ? "" : "\n", pairs, spec.colour ? "RGB" : "gray", spec.width, spec.height, a.dir.c_str());
+               "%smad eval: wrote %zu %s pairs (%dx%d %s files, KADID-10k layout, invented "
+               "scores) to %s\n",
+               quiet ? "" : "\n", pairs, spec.colour ? "RGB" : "gray", spec.width, spec.height,
+               datasets::synthetic_extension(spec.format), a.dir.c_str());
   return kExitOk;
 }
 
@@ -68,6 +76,7 @@ void refuse_idle_options(const CLI::App& cmd, const EvalArgs& a) {
                                                   "--synthetic-types",
                                                   "--synthetic-colour",
                                                   "--synthetic-size",
+                                                  "--synthetic-format",
                                                   "--threads",
                                                   "--force",
                                                   "--quiet"};
@@ -260,6 +269,13 @@ Subcommand add_eval_command(CLI::App& root) {
       ->group("Synthetic dataset");
   cmd->add_option("--synthetic-size", a->synthetic_size, "Image size of --make-synthetic, WxH")
       ->capture_default_str()
+      ->group("Synthetic dataset");
+  cmd->add_option("--synthetic-format", a->synthetic_format,
+                  "Image files of --make-synthetic: png (KADID-10k's), tiff (uncompressed, .tif) "
+                  "or bmp (24-bit uncompressed; gray as three equal channels, the cheapest to "
+                  "decode for GPU workers, which convert RGB on the GPU)")
+      ->capture_default_str()
+      ->type_name("png|tiff|bmp")
       ->group("Synthetic dataset");
   return {cmd, [a, cmd] { return run(*cmd, *a); }};
 }

@@ -1,13 +1,19 @@
 // The synthetic dataset generator: every one of the 25 distortion types on gray and RGB images,
-// and the KADID-10k layout it writes (names, counts, channels).
+// and the KADID-10k layout it writes (names, counts, channels, file formats).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <set>
 #include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "common/image_io.h"
+#include "datasets/dataset.h"
+#include "datasets/dataset_readers.h"
 #include "datasets/synthetic_dataset.h"
 #include "tests/support/test_support.h"
 
@@ -76,6 +82,70 @@ TEST(SyntheticDataset, WritesKadidsLayoutInColour) {
   EXPECT_EQ(load_raw_image8((dir / "images" / "I02_24_01.png").string()).channels, 3);
   spec.types = 26;
   EXPECT_THROW(write_synthetic_kadid(dir.string(), spec), InvalidArgument);
+}
+
+// Whether this build decodes (and, through the same library, writes) `name`, e.g. "bmp".
+bool decodes(const std::string& name) {
+  const std::vector<std::string> formats = supported_formats();
+  return std::find(formats.begin(), formats.end(), name) != formats.end();
+}
+
+// TIFF and BMP sets hold the same images as a PNG set, under names of their own extension, which
+// dmos.csv gives and the KADID reader follows. BMP stores gray as three equal channels, whose
+// gray (rgb2gray) is the original. A format the build does not write is refused, naming its
+// library, before any file is written.
+TEST(SyntheticDataset, WritesTheFormatAskedFor) {
+  EXPECT_EQ(synthetic_image_format("png"), ImageFileFormat::kPng);
+  EXPECT_NE(test::thrown_message<InvalidArgument>([] {
+              synthetic_image_format("gif");
+            }).find("'gif': expected png, tiff or bmp"),
+            std::string::npos);
+  EXPECT_THROW(synthetic_image_format("BMP"), InvalidArgument);  // names are lowercase
+  for (const auto& [name, format, extension, library] :
+       {std::tuple{"tiff", ImageFileFormat::kTiff, ".tif", "libtiff"},
+        std::tuple{"bmp", ImageFileFormat::kBmp, ".bmp", "libstb"}}) {
+    SCOPED_TRACE(name);
+    EXPECT_STREQ(synthetic_extension(format), extension);
+    const auto dir = test::fresh_scratch_dir(std::string("synthetic_") + name);
+    SyntheticSpec spec;
+    spec.references = 2;
+    spec.types = 2;
+    spec.levels = 1;
+    spec.width = 35;
+    spec.height = 34;
+    spec.format = format;
+    if (!decodes(name)) {
+      const std::string m =
+          test::thrown_message<InvalidArgument>([&] { write_synthetic_kadid(dir.string(), spec); });
+      EXPECT_NE(m.find(std::string(library) + " was not found"), std::string::npos) << m;
+      EXPECT_NE(test::thrown_message<InvalidArgument>([&] {
+                  synthetic_image_format(name);
+                }).find(std::string(library) + " was not found"),
+                std::string::npos);
+      EXPECT_FALSE(std::filesystem::exists(dir / "images"));
+      continue;
+    }
+    EXPECT_EQ(synthetic_image_format(name), format);
+    ASSERT_EQ(write_synthetic_kadid(dir.string(), spec), 4u);
+    const Dataset d = read_kadid(dir.string());
+    ASSERT_EQ(d.entries.size(), 4u);
+    EXPECT_EQ(d.entries[0].ref_name, std::string("images/I01") + extension);
+    EXPECT_EQ(d.entries[3].dist_name, std::string("images/I02_11_01") + extension);
+    for (const DatasetEntry& e : d.entries) {
+      EXPECT_TRUE(std::filesystem::exists(e.ref)) << e.ref;
+      EXPECT_TRUE(std::filesystem::exists(e.dist)) << e.dist;
+    }
+    // I02 and its white noise (type 11) at level 1, as the writer seeds them.
+    const RawImage8 ref = synthetic_reference(35, 34, 1002u);
+    const RawImage8 dist = synthetic_distortion(ref, 11, 1, 100000u + 2000u + 110u + 1u);
+    for (const auto& [path, expected] :
+         {std::pair{d.entries[3].ref, &ref}, std::pair{d.entries[3].dist, &dist}}) {
+      const RawImage8 raw = load_raw_image8(path);
+      EXPECT_EQ(raw.channels, format == ImageFileFormat::kBmp ? 3 : 1) << path;
+      EXPECT_EQ(load_gray_image(path).gray8, expected->samples) << path;
+    }
+    std::filesystem::remove_all(dir);
+  }
 }
 
 // The file names are KADID-10k's: a folder that holds anything is refused before a file is

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -288,6 +289,66 @@ TEST_F(OptionEffects, Score) {
 }
 
 // The rows of `mad eval`, run on a KADID-layout dataset of three 40x40 pairs.
+// The fields of column `name` of a CSV text whose fields hold no commas, in row order.
+std::vector<std::string> column_of(const std::string& csv, const std::string& name) {
+  std::istringstream in(csv);
+  std::string line, field;
+  std::vector<std::string> out;
+  std::getline(in, line);
+  std::istringstream header(line);
+  std::size_t at = 0;
+  while (std::getline(header, field, ',') && field != name) ++at;
+  while (std::getline(in, line)) {
+    std::istringstream row(line);
+    for (std::size_t i = 0; i <= at && std::getline(row, field, ','); ++i)
+      if (i == at) out.push_back(field);
+  }
+  return out;
+}
+
+// --synthetic-format NAME: the set's files carry EXTENSION, hold the PNG set's images ("data",
+// the same size and seed) with CHANNELS channels, and dmos.csv names them, so the set scores
+// as the PNG set does; a build without the writer's LIBRARY refuses it.
+Row synthetic_format_row(const std::string& name, const std::string& extension, int channels,
+                         const std::string& library) {
+  const std::vector<std::string> formats = supported_formats();
+  if (std::find(formats.begin(), formats.end(), name) == formats.end())
+    return {"--synthetic-format", "eval more --make-synthetic --synthetic-format " + name, false,
+            library + " was not found at configure time"};
+  const std::string set = "fmt-" + name;
+  return {"--synthetic-format",
+          "eval " + set +
+              " --make-synthetic --synthetic-refs 1 --synthetic-types 1 --synthetic-size "
+              "40x40 --synthetic-format " +
+              name + " 2>&1 && " + MAD_BINARY + " eval " + set +
+              " --backend cpu --out out.csv --limit 3 --bootstrap 10 2>&1 && " + MAD_BINARY +
+              " eval data --backend cpu --out " + set + ".csv --force --bootstrap 10",
+          false, "", [=](auto& r) {
+            ok(r);
+            EXPECT_NE(r.out.find("40x40 " + extension + " files"), std::string::npos) << r.out;
+            for (const char* image : {"I01", "I01_01_03"}) {
+              const fs::path file = g_dir / set / "images" / (image + extension);
+              ASSERT_TRUE(fs::exists(file)) << file;
+              EXPECT_FALSE(fs::exists(g_dir / set / "images" / (std::string(image) + ".png")));
+              EXPECT_EQ(load_raw_image8(file.string()).channels, channels) << file;
+              EXPECT_EQ(
+                  load_gray_image(file.string()).gray8,
+                  load_gray_image((g_dir / "data/images" / (std::string(image) + ".png")).string())
+                      .gray8)
+                  << file;
+            }
+            EXPECT_NE(text(set + "/dmos.csv").find("I01_01_05" + extension + ",I01" + extension),
+                      std::string::npos);
+            // The three pairs score as the PNG set's first three (the same images).
+            const std::string scored = text("out.csv");
+            EXPECT_EQ(lines(scored), 4u) << scored;
+            EXPECT_NE(scored.find("I01_01_03" + extension), std::string::npos) << scored;
+            const std::vector<std::string> scores = column_of(scored, "mad");
+            EXPECT_EQ(scores.size(), 3u);
+            EXPECT_EQ(scores, column_of(text(set + ".csv"), "mad"));
+          }};
+}
+
 std::vector<Row> eval_rows() {
   const auto summary = [] { return json(text("sum.json")); };
   const auto results = [] { return text("out.csv"); };
@@ -436,6 +497,11 @@ std::vector<Row> eval_rows() {
          EXPECT_EQ(load_raw_image8((g_dir / "col/images/I01_01_01.png").string()).channels, 3);
        }},
       {"--synthetic-colour", "--synthetic-colour", false, "only applies with --make-synthetic"},
+      synthetic_format_row("tiff", ".tif", 1, "libtiff"),
+      synthetic_format_row("bmp", ".bmp", 3, "libstb"),
+      {"--synthetic-format", "eval more --make-synthetic --synthetic-format gif", false,
+       "--synthetic-format: synthetic image format 'gif': expected png, tiff or bmp"},
+      {"--synthetic-format", "--synthetic-format bmp", false, "only applies with --make-synthetic"},
   };
 }
 
