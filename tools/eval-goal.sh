@@ -4,10 +4,18 @@
 #    references of 125, decoding ahead on every core, the RGB samples converted to gray on the
 #    GPU. Both precisions, one worker and two on one GPU; the one-worker runs also time the whole
 #    process, start to exit, with the default statistics (goal: <= 4 s on one H100 or H200).
-#  - 4K (issue 26, item 3): 640 3840x2160 gray PNG pairs, 16 references of 40 (8 types x 5
-#    levels), GPU-bound: about 22 ms a pair in double on one H200 (estimated: 4x a 1920x1080
-#    pair's 5.4 ms), so about 14 s on one GPU. Gray keeps decoding and the written set (about
-#    2 GB) small beside the GPU's work.
+#  - 4K (issue 26, item 3): 640 3840x2160 gray pairs, 16 references of 40 (8 types x 5
+#    levels), in 24-bit BMP files (gray as three equal channels; --synthetic-format bmp), meant
+#    to be GPU-bound: about 22 ms a pair in double on one H200 (estimated: 4x a 1920x1080 pair's
+#    5.4 ms), so about 14 s on one GPU. As gray PNG the set was decode-bound (2026-11-27, one
+#    H200, 16 cores: 47 pairs/s, 7.2 s of 13.6 s waiting on decoding, 130 ms an image). An 8-bit
+#    gray file of any format becomes a plane of doubles on the decoding thread beside its 8-bit
+#    copy (75 MB at 4K, mapped afresh for each image), and the decoded-pairs budget (1 GiB a
+#    process) counts both: about 7 pairs fit, and 7 decodes in flight at 130 ms give about the
+#    47 pairs/s seen (3 pairs a worker on two GPUs). GPU workers keep an 8-bit RGB file's samples
+#    as decoded (25 MB at 4K) and convert them on the GPU: BMP skips the inflate and the doubles,
+#    and 21 pairs fit. The set takes about 16 GB on disk. A build without libstb (BMP) writes
+#    it as PNG, and says so.
 # On a host of two GPUs or more, both sets on two GPUs against one in the same run (goal:
 # >= 1.8x); on one GPU, the 4K set in double only (about 15 s). Every figure comes with the
 # decoders' ceiling. One GOAL line a measurement; the logs stay in LOGS.
@@ -31,7 +39,7 @@
 #
 # To test this script on a machine without a GPU, with tiny sets: EVAL_GOAL_KADID_OPTIONS and
 # EVAL_GOAL_4K_OPTIONS replace the sets' --synthetic-* options (the GOAL lines describe the sets
-# as written, from their dmos.csv and first PNG header).
+# as written, from their dmos.csv and the first reference's header: PNG or BMP).
 set -uo pipefail
 make_only=0
 if [ "${1:-}" = --make-set ]; then
@@ -45,13 +53,24 @@ fi
 mad=$1 set=$2 logs=$3
 set4k=$set-4k
 read -ra kadid_options <<< "${EVAL_GOAL_KADID_OPTIONS:---synthetic-refs 81 --synthetic-types 25 --synthetic-colour}"
-read -ra options_4k <<< "${EVAL_GOAL_4K_OPTIONS:---synthetic-refs 16 --synthetic-types 8 --synthetic-size 3840x2160}"
+read -ra options_4k <<< "${EVAL_GOAL_4K_OPTIONS:---synthetic-refs 16 --synthetic-types 8 --synthetic-size 3840x2160 --synthetic-format bmp}"
 mkdir -p "$logs"
 
 make_set() {  # folder, log tag, name, then its --synthetic-* options: written unless it exists
   [ -d "$1" ] && return 0
-  "$mad" eval "$1" --make-synthetic --quiet "${@:4}" > "$logs/synthetic_$2.log" 2>&1
-  echo "synthetic $3 set (rc=$?): $(grep -o 'wrote [^(]*([^,]*' "$logs/synthetic_$2.log" | head -1))"
+  local log=$logs/synthetic_$2.log rc args=("${@:4}") i note=""
+  "$mad" eval "$1" --make-synthetic --quiet "${args[@]}" > "$log" 2>&1
+  rc=$?
+  # A format this build does not write (mad refuses it before writing a file): PNG instead.
+  if [ $rc -eq 2 ] && grep -q 'does not write it' "$log"; then
+    note=" ($(grep -o "synthetic image format '[a-z]*'" "$log" | head -1) is not written by this build: PNG instead)"
+    for i in "${!args[@]}"; do
+      [ "${args[$i]}" = --synthetic-format ] && args[i + 1]=png
+    done
+    "$mad" eval "$1" --make-synthetic --quiet "${args[@]}" > "$log" 2>&1
+    rc=$?
+  fi
+  echo "synthetic $3 set (rc=$rc): $(grep -o 'wrote [^(]*([^,]*' "$log" | head -1)$note"
 }
 # Both at once: each spreads its images over every core, and the 4K set's few large images
 # leave cores idle at its end that the other set's fill.
@@ -60,21 +79,35 @@ make_set "$set4k" 4k 4K "${options_4k[@]}" > "$logs/synthetic_4k.txt" &
 wait
 cat "$logs/synthetic_kadid.txt" "$logs/synthetic_4k.txt"
 [ $make_only -eq 1 ] && exit 0
+first_reference() { compgen -G "$1/images/I01.*" | head -1; }
 for d in "$set" "$set4k"; do
-  if [ ! -f "$d/dmos.csv" ] || [ ! -f "$d/images/I01.png" ]; then
+  if [ ! -f "$d/dmos.csv" ] || [ -z "$(first_reference "$d")" ]; then
     echo "GOAL eval: not run ($d is not a synthetic set; see $logs/synthetic_*.log)"
     exit 1
   fi
 done
 
 pairs_of() { echo $(( $(wc -l < "$1/dmos.csv") - 1 )); }
-# "N RGB 512x384 PNG pairs": the pairs from dmos.csv, the size and colour type from the first
-# reference's PNG header (IHDR: width and height at bytes 16-23, colour type at 25).
+# "N RGB 512x384 PNG pairs": the pairs from dmos.csv, the size and colour from the first
+# reference's header. PNG: IHDR's width and height at bytes 16-23 (big-endian), colour type at 25
+# (2: RGB; 0: gray). BMP: width and height at 18-25 (little-endian; a negative height is a
+# top-down file), bits per pixel at 28 (24: RGB, which is how mad eval --make-synthetic stores
+# gray). Other formats are named by extension, undescribed.
 describe() {
-  local png=$1/images/I01.png w h type
-  read -r w h < <(od -An -tu4 --endian=big -j16 -N8 "$png")
-  type=$(od -An -tu1 -j25 -N1 "$png" | tr -d ' ')
-  echo "$(pairs_of "$1") $([ "$type" = 2 ] && echo RGB || echo gray) ${w}x${h} PNG pairs"
+  local file w h colour
+  file=$(first_reference "$1")
+  case "${file##*.}" in
+    png)
+      read -r w h < <(od -An -tu4 --endian=big -j16 -N8 "$file")
+      colour=$([ "$(od -An -tu1 -j25 -N1 "$file" | tr -d ' ')" = 2 ] && echo RGB || echo gray)
+      echo "$(pairs_of "$1") $colour ${w}x${h} PNG pairs" ;;
+    bmp)
+      read -r w h < <(od -An -td4 --endian=little -j18 -N8 "$file")
+      colour=$(od -An -tu2 --endian=little -j28 -N2 "$file" | tr -d ' ')
+      colour=$([ "$colour" = 24 ] && echo RGB || echo "$colour-bit")
+      echo "$(pairs_of "$1") $colour ${w}x${h#-} BMP pairs" ;;
+    *) echo "$(pairs_of "$1") pairs of .${file##*.} files" ;;
+  esac
 }
 kadid_pairs=$(pairs_of "$set") pairs_4k=$(pairs_of "$set4k")
 kadid_label=$(describe "$set") label_4k=$(describe "$set4k")
