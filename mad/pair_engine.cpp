@@ -9,6 +9,8 @@
 #include <mutex>
 #include <thread>
 
+#include <unistd.h>
+
 #include "common/error.h"
 #include "common/gpu_info.h"
 #include "common/parallel.h"
@@ -99,8 +101,9 @@ class Delivery {
 // it waits for its GPU) decode, shared among the workers.
 PrefetchDepth prefetch_depth(const EngineOptions& options, int workers, bool gpu) {
   PrefetchDepth d;
-  d.memory_budget_bytes =
-      options.decode_memory_bytes / static_cast<std::size_t>(std::max(1, workers));
+  const std::size_t budget = options.decode_memory_bytes > 0 ? options.decode_memory_bytes
+                                                             : default_decode_memory_bytes();
+  d.memory_budget_bytes = budget / static_cast<std::size_t>(std::max(1, workers));
   if (options.lookahead > 0) {
     d.max_pairs = d.initial_pairs = options.lookahead;
     return d;
@@ -115,6 +118,14 @@ PrefetchDepth prefetch_depth(const EngineOptions& options, int workers, bool gpu
 }
 
 }  // namespace
+
+std::size_t default_decode_memory_bytes() {
+  constexpr std::size_t kGiB = std::size_t{1} << 30;
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page <= 0) return kGiB;
+  const std::size_t sixteenth = static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 16;
+  return std::clamp(sixteenth, kGiB, 8 * kGiB);
+}
 
 EngineReport plan_workers(const EngineOptions& options) {
   EngineReport plan;

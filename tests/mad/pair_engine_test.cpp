@@ -4,7 +4,9 @@
 // over the rest.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <fstream>
 #include <filesystem>
 #include <map>
 #include <string>
@@ -266,6 +268,31 @@ TEST(PairPrefetcher, AFailedReferenceFailsItsPairsOnly) {
   EXPECT_EQ(prefetcher.decoded_images(), 8u);  // 6 distorted, 2 references
   EXPECT_GT(prefetcher.decode_seconds(), 0.0);
   EXPECT_GE(prefetcher.decode_threads(), 1u);
+}
+
+}  // namespace
+}  // namespace mad
+
+namespace mad {
+namespace {
+
+// The decoding budget without --lookahead or an explicit size: a sixteenth of the host's memory,
+// 1..8 GiB, read from the same source the test reads (/proc/meminfo's MemTotal is the kernel's
+// count of the pages sysconf reports).
+TEST(PairEngine, DefaultDecodeBudgetIsASixteenthOfMemoryWithin1To8GiB) {
+  constexpr std::size_t kGiB = std::size_t{1} << 30;
+  const std::size_t got = default_decode_memory_bytes();
+  EXPECT_GE(got, kGiB);
+  EXPECT_LE(got, 8 * kGiB);
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  while (meminfo >> key >> kib)
+    if (key == "MemTotal:") break;
+  if (key != "MemTotal:") GTEST_SKIP() << "no MemTotal in /proc/meminfo";
+  const std::size_t want = std::clamp(kib * 1024 / 16, kGiB, 8 * kGiB);
+  // MemTotal excludes the kernel's reserved pages: within 3% of the physical count.
+  EXPECT_NEAR(static_cast<double>(got), static_cast<double>(want), 0.03 * want);
 }
 
 }  // namespace
