@@ -23,7 +23,8 @@ HEADER = ["ref", "dist", "mad", "hi", "lo", "sig", "width", "height", "backend",
 # The sidecar's keys that --resume compares, with the option that sets each (in its order).
 _COMPARED = [("mad_version", "mad_version"), ("input_class", "input_class"),
              ("precision", "precision"), ("backend", "backend"), ("a5_variant", "--a5"),
-             ("det_variant", "--det-variant"), ("shard", "--shard")]
+             ("det_variant", "--det-variant"), ("shard", "--shard"),
+             ("subband_transform", "--subband-transform")]
 _KNOWN = {k for k, _ in _COMPARED} | {"dataset", "dataset_folder", "dataset_pairs"}
 _PROCEED = ": pass force=True to score everything again into it, or write to another out"
 
@@ -81,7 +82,9 @@ def _read_settings(path):
 def write_settings(path, settings):
     with _open_text(path + ".settings", "w") as f:
         f.write("# mad-settings 1 (the settings that change a score of %s)\n" % path)
-        for key, _ in _COMPARED[:6]:
+        # The keys in the command line's order (datasets/results_settings.cpp); shard is
+        # never set here, so it is left out as the command line leaves an empty one out.
+        for key, _ in _COMPARED[:6] + _COMPARED[7:]:
             f.write("%s=%s\n" % (key, settings[key]))
 
 

@@ -82,7 +82,11 @@ def _settings(options, keep_heap):
     a5, det = _default_variants() if gpu else ("none", "none")
     return {"mad_version": str(options["mad_version"]), "input_class": options["input_class"],
             "precision": options["precision"] if gpu else "double", "backend": s.backend,
-            "a5_variant": a5, "det_variant": det, "backend_reason": s.backend_reason}
+            "a5_variant": a5, "det_variant": det,
+            # mad.dask names no transform: each shape runs its default, recorded as the command
+            # line records a run without --subband-transform.
+            "subband_transform": "default" if gpu else "none",
+            "backend_reason": s.backend_reason}
 
 
 def _score_chunk(options, keep_heap, chunk):
