@@ -72,11 +72,46 @@ FitFrame make_fit_frame(const std::vector<double>& x, const std::vector<double>&
 // of a QR of the whole materialised resample. Answers only where that minimum is certain:
 // std::nullopt when the fit did not converge (within 80 passes), the straight line wins, or the
 // curve runs off to a step or a cubic (no finite minimum: where a fit stops then depends on its
-// path, so only fit_logistic5 itself gives its answer); the caller then runs plcc_rmse_after_fit.
+// path, so only fit_logistic5's own steps give its answer); the caller then runs
+// fit_logistic5_tied (below), or plcc_rmse_after_fit where that declines.
 // Not ok (PLCC, RMSE NaN) below kMinFitPoints or on a constant x or y, as fit_logistic5.
 std::optional<FittedAgreement> refit_logistic5_weighted(const FitFrame& frame,
                                                         const std::vector<std::size_t>& rows,
                                                         const std::vector<double>& weight,
                                                         const LogisticParams& start);
+
+// A resample with its observations merged by equal x, in the caller's units: per distinct x
+// (ascending) how many observations have it and their mean y, and the spread of y about those
+// means. The fallback fit below needs nothing else.
+struct TiedRows {
+  std::vector<double> x, count, mean_y;
+  double spread_y = 0.0;  // sum over the resample of (y - mean y at its x)^2
+  double observations = 0.0;
+};
+
+// A sample's distinct x values, found once, so that each resample of it merges in one pass.
+class TiedIndex {
+ public:
+  explicit TiedIndex(const std::vector<double>& x);  // finite x
+  // The resample that holds observation rows[k] weight[k] times (weight > 0).
+  TiedRows merge(const std::vector<double>& y, const std::vector<std::size_t>& rows,
+                 const std::vector<double>& weight) const;
+
+ private:
+  std::vector<double> values_;   // distinct x, ascending
+  std::vector<std::size_t> id_;  // observation -> its x's index in values_
+};
+
+// plcc_rmse_after_fit(bx, by, &start) for the resample (bx, by) that `rows` describes, where
+// the weighted refit has no certain answer (logistic_tied.cpp): the same standardisation, line
+// and acceptance test as fit_logistic5, and its Levenberg-Marquardt algorithm run on one row
+// per distinct x (logistic_lmder.h), so the same steps up to rounding at a fraction of the
+// cost. Where a fit has no finite minimum, rounding alone moves where fit_logistic5 stops (as
+// listing the resample's rows in another order does), and the two agree only as closely as
+// that. std::nullopt, for the caller to run plcc_rmse_after_fit on the materialised resample,
+// where fewer than 5 distinct x (fit_logistic5's Jacobian would be rank-deficient from the
+// start) or a constant y (whose mean it rounds) leave its answer to its own arithmetic.
+std::optional<FittedAgreement> fit_logistic5_tied(const TiedRows& rows,
+                                                  const LogisticParams& start);
 
 }  // namespace mad::datasets

@@ -116,6 +116,35 @@ logistic_pass(const WeightedRows& rows, const std::array<double, 5>& b) {
   return out;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target_clones("arch=x86-64-v3", "default")))
+#endif
+void logistic_transition(const double* x, std::size_t n, double slope, double centre, double* s) {
+  // exp(z) = 2^k exp(r) as in exp4, with exp(r) = N(r) / N(-r), N the [6/6] Pade numerator
+  // (error 1.8e-13 r^13, below 2e-19 for |r| <= ln(2)/2); then 1/(1+exp(z)) takes one division:
+  // N(-r) / (N(-r) + 2^k N(r)). Seven multiply-adds where exp4's series takes thirteen.
+  const V4 b1 = splat(slope), b2 = splat(centre);
+  for (std::size_t i = 0; i < n; i += 4) {
+    V4 v;
+    load(x + i, v);
+    V4 z = b1 * (v - b2);
+    z = z < splat(-700.0) ? splat(-700.0) : z;
+    z = z > splat(700.0) ? splat(700.0) : z;
+    const V4 shifter = splat(6755399441055744.0);
+    const V4 k = (z * splat(1.4426950408889634) + shifter) - shifter;
+    const V4 r =
+        (z - k * splat(6.93147180369123816490e-01)) - k * splat(1.90821492927058770002e-10);
+    const V4 r2 = r * r;
+    const V4 even = ((splat(1.0 / 665280.0) * r2 + 1.0 / 792.0) * r2 + 5.0 / 44.0) * r2 + 1.0;
+    const V4 odd = r * ((splat(1.0 / 15840.0) * r2 + 1.0 / 66.0) * r2 + 0.5);
+    const I4 bits = (__builtin_convertvector(k, I4) + 1023) << 52;
+    V4 scale;
+    std::memcpy(&scale, &bits, sizeof scale);
+    const V4 below = even - odd, t = below / (below + scale * (even + odd));
+    std::memcpy(s + i, &t, sizeof t);
+  }
+}
+
 #undef splat
 
 }  // namespace mad::datasets

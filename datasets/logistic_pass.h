@@ -43,4 +43,10 @@ PassSums logistic_pass(const WeightedRows& rows, const std::array<double, 5>& b)
 // The pass's exp for one value, exposed for its accuracy test.
 double pass_exp(double z);
 
+// s[k] = 1 / (1 + exp(slope (x[k] - centre))) for k < n, n a multiple of 4, within a few ulp
+// (exp by a Pade quotient that shares the transition's division): what the fallback fit
+// (logistic_lmder_rows.cpp) needs once per evaluation for its residuals and Jacobian,
+// vectorised as the pass is.
+void logistic_transition(const double* x, std::size_t n, double slope, double centre, double* s);
+
 }  // namespace mad::datasets
