@@ -7,12 +7,16 @@
 #include <unsupported/Eigen/LevenbergMarquardt>
 
 #include "common/error.h"
+#include "common/parallel.h"
 #include "datasets/correlation.h"
 
 namespace mad::datasets {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// From this many points fit_logistic5's starts run on threads of their own: smaller fits take
+// milliseconds, and the bootstrap's groups already run side by side.
+constexpr std::size_t kParallelStartsPoints = 2000;
 
 // Residuals q(x_i) - y_i and their analytic Jacobian, on standardised data.
 struct Logistic5Functor : Eigen::DenseFunctor<double> {
@@ -129,12 +133,22 @@ LogisticFit fit_logistic5(const std::vector<double>& x, const std::vector<double
       starts.push_back(b);
     }
   }
-  Logistic5Functor functor(xs, ys);
-  for (Eigen::VectorXd b : starts) {
+  // The starts' minimisations are independent. On a large sample (a dataset's overall group:
+  // 10,125 pairs in KADID-10k, whose fit is the longest task before the bootstrap's loop
+  // starts) they run side by side; the best is then taken in the starts' order, as before.
+  std::vector<Eigen::VectorXd> ends = starts;
+  const auto minimise = [&](int i) {
+    Logistic5Functor functor(xs, ys);
     Eigen::LevenbergMarquardt<Logistic5Functor> lm(functor);
     lm.setMaxfev(kMaxEvaluations);
     lm.setFtol(kRelativeSseTolerance);
-    lm.minimize(b);
+    lm.minimize(ends[static_cast<std::size_t>(i)]);
+  };
+  if (x.size() >= kParallelStartsPoints)
+    parallel_for(static_cast<int>(ends.size()), minimise);
+  else
+    for (int i = 0; i < static_cast<int>(ends.size()); ++i) minimise(i);
+  for (const Eigen::VectorXd& b : ends) {
     if (!b.allFinite()) continue;
     const LogisticParams cand = {b(0), b(1), b(2), b(3), b(4)};
     const double s = sse_of(cand, xs, ys);
