@@ -2,10 +2,13 @@
 # One call on the GPU machine: configure for sm_90, build, run every test (GPU ones included),
 # compute-sanitizer on the GPU pipeline tests, the benchmarks, and print a short summary LAST.
 #
-#   tools/gpu-check.sh [--quick] [--no-studies | --studies-only]   (logs and JSON under $OUT when
-#                                                                  set, else ./gpu-check-out)
-# One device call may run 10 minutes: the seeds' studies and the A5 profile, which come last, get
-# what is left of GPU_CHECK_SECONDS (default 560) and are cut at that point.
+#   tools/gpu-check.sh [--quick] [--no-studies | --studies-only] [--tests-only | --timing-only]
+#                      (logs and JSON under $OUT when set, else ./gpu-check-out)
+# One device call may run 10 minutes, and the whole check no longer fits one: a call runs either
+#   --no-studies --tests-only    every test, the agreement lines, the sanitizers, Python (~6 min)
+#   --no-studies --timing-only   eval-goal's sets, first score, mad bench, the probes (~8 min)
+# The seeds' studies and the A5 profile, which come last, get what is left of GPU_CHECK_SECONDS
+# (default 560) and are cut at that point.
 #
 # The GPU machine (Ubuntu 24.04, CUDA 13.0) has no libtiff or stb headers: the build detects
 # that and leaves TIFF/BMP/PNM out.
@@ -20,14 +23,21 @@ build=build-gpu
 quick=0
 studies=1
 checks=1
+tests=1   # the tests, agreement lines, sanitizers and the Python suite
+timing=1  # eval-goal, first score, mad bench, the large frames, the cuFFT and VkFFT probes
 for arg in "$@"; do
   case "$arg" in
     --quick) quick=1 ;;
     --no-studies) studies=0 ;;
     --studies-only) checks=0 ;;
-    *) echo "gpu-check: unknown argument '$arg' (--quick, --no-studies, --studies-only)"; exit 2 ;;
+    --tests-only) timing=0 ;;
+    --timing-only) tests=0 ;;
+    *) echo "gpu-check: unknown argument '$arg' (--quick, --no-studies, --studies-only, --tests-only, --timing-only)"; exit 2 ;;
   esac
 done
+if [ $tests -eq 0 ] && [ $timing -eq 0 ]; then
+  echo "gpu-check: --tests-only and --timing-only exclude each other"; exit 2
+fi
 budget=${GPU_CHECK_SECONDS:-560}
 # Seconds left of the budget (at least 1).
 seconds_left() { local left=$(( budget - ($(date +%s) - t0) )); echo $(( left > 1 ? left : 1 )); }
@@ -70,7 +80,7 @@ note "build: ok ($(( $(date +%s) - t0 )) s; $(grep -o 'PNG through libdeflate.*'
 # eval-goal's datasets (KADID-shaped, and 4K in $syn-4k) are written in the background while
 # the tests run (they are GPU-bound); the timed sections wait for them.
 syn=/tmp/gpu-check-kadid
-if [ $checks -eq 1 ] && [ -x "$build/bin/mad" ]; then
+if [ $checks -eq 1 ] && [ $timing -eq 1 ] && [ -x "$build/bin/mad" ]; then
   rm -rf "$syn" "$syn-4k"
   tools/eval-goal.sh --make-set "$build/bin/mad" "$syn" "$logs" > "$logs/synthetic.txt" 2>&1 &
   gen_pid=$!
@@ -78,6 +88,7 @@ fi
 
 # The checks (skipped by --studies-only, for a second call that only measures the studies).
 if [ $checks -eq 1 ]; then
+if [ $tests -eq 1 ]; then
 
 # Every test; GPU tests run here for real.
 # Tests that measure the device's free memory run alone: a neighbour's allocations would
@@ -136,6 +147,8 @@ if [ -d "$build/python/mad" ] && [ -n "$py" ]; then
 else
   note "python: module not built (configure.log, line 'mad: Python module')"
 fi
+fi  # tests
+if [ $timing -eq 1 ]; then
 
 # Dataset throughput from files (issue 12, goal 4; issue 26, items 1 and 3): tools/eval-goal.sh
 # on the KADID-shaped and 4K sets written in the background since the build; one GPU, and two
@@ -275,6 +288,7 @@ if [ $quick -eq 0 ] && command -v nvcc > /dev/null; then
   fi
 fi
 
+fi  # timing
 fi  # checks
 
 # The seeds' studies (issue 11): every study at the seed's configuration; the comparisons are

@@ -25,7 +25,9 @@ def pair():
 
 def cli_json(command, pair, **kwargs):
     out = subprocess.run(command + ["score", str(pair[0]), str(pair[1]), "--json", "--backend",
-                                    "cpu"], capture_output=True, text=True, check=True, **kwargs)
+                                    "cpu"], capture_output=True, text=True, **kwargs)
+    # The command's own message is what says why it failed (a library it cannot load, ...).
+    assert out.returncode == 0, "%s exited %d: %s" % (command, out.returncode, out.stderr)
     return json.loads(out.stdout)
 
 
