@@ -102,6 +102,16 @@ std::uint8_t rgb_to_gray_matlab(std::uint8_t r, std::uint8_t g, std::uint8_t b) 
   return static_cast<std::uint8_t>(weighted_round(r, g, b, 255.0));
 }
 
+Image<double> widen_gray8(const std::uint8_t* gray8, int width, int height) {
+  Image<double> out(width, height);
+  for (int y = 0; y < height; ++y) {
+    const std::uint8_t* in = gray8 + static_cast<std::size_t>(y) * width;
+    double* row = out.row(y);
+    for (int x = 0; x < width; ++x) row[x] = in[x];
+  }
+  return out;
+}
+
 namespace io_detail {
 
 GrayImage to_gray(DecodedImage&& decoded) {
@@ -138,6 +148,25 @@ GrayImage to_gray(DecodedImage&& decoded) {
             static_cast<std::uint8_t>(gray);
     }
   }
+  return out;
+}
+
+GrayImage to_gray8_only(DecodedImage&& decoded) {
+  if (decoded.bit_depth != 8 || decoded.channels < 1 || decoded.channels > 2)
+    throw InternalError("to_gray8_only: needs an 8-bit image of 1 or 2 channels");
+  GrayImage out;
+  out.bit_depth = 8;
+  out.source_channels = decoded.channels;
+  out.notes = std::move(decoded.notes);
+  if (decoded.channels == 1) {
+    // The samples are the plane: to_gray's gray8 is each sample as it came.
+    out.gray8 = std::move(decoded.samples8);
+    return out;
+  }
+  out.notes.push_back("alpha channel ignored");
+  const std::size_t pixels = static_cast<std::size_t>(decoded.width) * decoded.height;
+  out.gray8.resize(pixels);
+  for (std::size_t i = 0; i < pixels; ++i) out.gray8[i] = decoded.samples8[2 * i];
   return out;
 }
 

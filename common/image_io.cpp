@@ -41,11 +41,17 @@ GrayImage load_gray_image(const std::string& path) {
   return io_detail::to_gray(decode_file(path));
 }
 
-SourceImage load_source_image(const std::string& path, bool keep_colour) {
+SourceImage load_source_image(const std::string& path, bool keep_8bit) {
   io_detail::DecodedImage decoded = decode_file(path);
   SourceImage out;
-  if (!keep_colour || decoded.bit_depth != 8 || decoded.channels < 3) {
+  if (!keep_8bit || decoded.bit_depth != 8) {
     out.gray = io_detail::to_gray(std::move(decoded));
+    return out;
+  }
+  if (decoded.channels < 3) {
+    out.gray8_width = decoded.width;
+    out.gray8_height = decoded.height;
+    out.gray = io_detail::to_gray8_only(std::move(decoded));
     return out;
   }
   out.gray.bit_depth = 8;
@@ -60,6 +66,11 @@ SourceImage load_source_image(const std::string& path, bool keep_colour) {
 }
 
 GrayImage gray_of(const SourceImage& source) {
+  if (source.gray8_only()) {
+    GrayImage out = source.gray;
+    out.pixels = widen_gray8(out.gray8.data(), source.gray8_width, source.gray8_height);
+    return out;
+  }
   if (!source.has_colour()) return source.gray;
   const RawImage8& c = source.colour;
   GrayImage out = gray_from_samples(c.width, c.height, c.channels, c.samples, "image");

@@ -35,30 +35,49 @@ struct RawImage8 {
   std::vector<std::uint8_t> samples;  // width*height*channels, row-major, interleaved
 };
 
-// An image as the pair engine carries it from the decoder to the scorer. Either the gray plane
-// (`gray.pixels`), or, for an 8-bit colour file decoded for a GPU worker, its RGB(A) samples
-// (`colour`): the GPU then converts them with the gray kernel, which is bit-identical to the
-// host's rgb2gray (kernels/gray_formula.h), so 8-bit RGB travels once and no core spends time
-// on the conversion (issue 12, goal 4). `gray` always carries the file's metadata (bit depth,
-// channels, notes); its planes are empty while `colour` holds the samples.
+// An image as the pair engine carries it from the decoder to the scorer, in one of three forms:
+//  * the gray plane (`gray.pixels`, and `gray.gray8` for an 8-bit file), as load_gray_image
+//    makes it;
+//  * for an 8-bit colour file decoded for a GPU worker, its RGB(A) samples (`colour`): the GPU
+//    converts them with the gray kernel, which is bit-identical to the host's rgb2gray
+//    (kernels/gray_formula.h), so 8-bit RGB travels once and no core spends time on the
+//    conversion (issue 12, goal 4);
+//  * for an 8-bit gray file decoded for a GPU worker, its uint8 plane alone (`gray.gray8`, shape
+//    in gray8_width x gray8_height, `gray.pixels` empty): the GPU uploads and widens only that
+//    plane, so the doubles (8 bytes a pixel: 66 MB at 3840x2160) would only take decoding time
+//    and the decoding budget (issue 26).
+// `gray` always carries the file's metadata (bit depth, channels, notes). The CPU backend and
+// gray_of turn either 8-bit form into the gray plane load_gray_image makes, the same values.
 struct SourceImage {
   GrayImage gray;
   RawImage8 colour;  // 3 or 4 channels when set
   // Optional: the same colour samples in page-locked host memory, which the GPU copies from
   // directly (set by the GPU engine's decoding threads; mad/pinned_copies.h).
   std::shared_ptr<const std::uint8_t> pinned_colour;
+  // The shape of `gray.gray8` when it alone holds the gray plane; 0 x 0 otherwise.
+  int gray8_width = 0, gray8_height = 0;
   bool has_colour() const { return !colour.samples.empty(); }
-  int width() const { return has_colour() ? colour.width : gray.pixels.width(); }
-  int height() const { return has_colour() ? colour.height : gray.pixels.height(); }
+  bool gray8_only() const { return gray8_width > 0; }
+  int width() const {
+    return has_colour() ? colour.width : gray8_only() ? gray8_width : gray.pixels.width();
+  }
+  int height() const {
+    return has_colour() ? colour.height : gray8_only() ? gray8_height : gray.pixels.height();
+  }
   int bit_depth() const { return gray.bit_depth; }
 };
 
-// Decodes like load_gray_image; with `keep_colour`, an 8-bit file of 3 or 4 channels keeps its
-// samples in `colour` instead of being converted. Throws as load_gray_image does.
-SourceImage load_source_image(const std::string& path, bool keep_colour);
-// The gray image of `source`: a copy of `gray`, or the host conversion of `colour` (the same
-// conversion load_gray_image applies).
+// Decodes like load_gray_image. With `keep_8bit` (for a GPU worker) an 8-bit file keeps its
+// samples instead of becoming doubles: 3 or 4 channels in `colour`, 1 or 2 (alpha dropped) as
+// the uint8 plane alone (SourceImage::gray8_only). Files of more than 8 bits get the double
+// plane either way. Throws as load_gray_image does.
+SourceImage load_source_image(const std::string& path, bool keep_8bit);
+// The gray image of `source`, as load_gray_image makes it of the same file: a copy of `gray`,
+// the host conversion of `colour`, or `gray.gray8` with its double plane.
 GrayImage gray_of(const SourceImage& source);
+// The double plane of a uint8 gray plane (width*height bytes, tightly packed): each byte's value,
+// as load_gray_image sets GrayImage::pixels beside GrayImage::gray8.
+Image<double> widen_gray8(const std::uint8_t* gray8, int width, int height);
 
 // MATLAB rgb2gray on one 8-bit pixel: 0.298936021293775 R + 0.587043074451121 G +
 // 0.114020904255103 B, rounded half away from zero to uint8.

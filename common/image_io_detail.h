@@ -79,5 +79,9 @@ std::string tiff_last_error();
 
 // Gray plane of a decoded image (spec §2, §14): see common/image_io.h.
 GrayImage to_gray(DecodedImage&& decoded);
+// The uint8 gray plane alone of an 8-bit image of 1 or 2 channels (`gray8` set, `pixels` left
+// empty; metadata and notes as to_gray sets them): to_gray's gray8 without its doubles, for
+// load_source_image's GPU form. Throws InternalError for any other image.
+GrayImage to_gray8_only(DecodedImage&& decoded);
 
 }  // namespace mad::io_detail

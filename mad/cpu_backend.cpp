@@ -57,9 +57,14 @@ class CpuBackend final : public PairBackend {
   std::size_t device_bytes() const override { return 0; }
 
  private:
-  // The gray plane of an input: its own, or the host conversion of its colour samples (the
-  // MATLAB weighting that load_gray_image applies, bit-identical to the GPU's gray kernel).
+  // The gray plane of an input: its own, the host conversion of its colour samples (the
+  // MATLAB weighting that load_gray_image applies, bit-identical to the GPU's gray kernel), or
+  // its uint8 plane widened (the values load_gray_image would have put beside it).
   static ImageView<const double> plane(const PairInput& in, GrayImage& converted) {
+    if (in.is_gray8_only()) {
+      converted.pixels = widen_gray8(in.gray8, in.width(), in.height());
+      return converted.pixels.cview();
+    }
     if (!in.colour) return in.pixels;
     converted = gray_from_samples(in.colour->width, in.colour->height, in.colour->channels,
                                   in.colour->samples, "image");
@@ -97,6 +102,8 @@ PairInput pair_input(const GrayImage& image) {
 }
 
 PairInput pair_input(const SourceImage& image) {
+  if (image.gray8_only())
+    return PairInput::gray8_only(image.gray.gray8.data(), image.gray8_width, image.gray8_height);
   if (!image.has_colour()) return pair_input(image.gray);
   PairInput in(&image.colour);
   in.pinned_colour = image.pinned_colour.get();

@@ -35,6 +35,9 @@ struct PairSetup {
 
 // One image as a backend takes it: the double plane and, for 8-bit images, the same values as
 // uint8 (width*height, tightly packed), which is what travels to a device.
+// Or that uint8 plane alone (gray8_only(): `pixels` carries the shape, its data null): an 8-bit
+// gray file decoded for a GPU worker (SourceImage::gray8_only); the CUDA backend uploads it as
+// ever, the CPU backend widens it on the host (the same values).
 // Or 8-bit colour samples (`colour` set, `pixels` unused): the CUDA backend uploads them as they
 // are and turns them into gray with the gray kernel; the CPU backend converts them on the host
 // (the same MATLAB weighting, bit-identical).
@@ -45,6 +48,9 @@ struct PairInput {
   PairInput(ImageView<const double> p, const std::uint8_t* g8 = nullptr) : pixels(p), gray8(g8) {}
   explicit PairInput(const RawImage8* c) : colour(c) {}
   explicit PairInput(const DeviceImage* d) : device(d) {}
+  static PairInput gray8_only(const std::uint8_t* g8, int width, int height) {
+    return PairInput(ImageView<const double>(nullptr, width, height), g8);
+  }
   ImageView<const double> pixels;
   const std::uint8_t* gray8 = nullptr;  // null: derived from `pixels` when they fit uint8
   const RawImage8* colour = nullptr;    // set: interleaved RGB or RGBA, read before submit returns
@@ -57,13 +63,14 @@ struct PairInput {
   // identity (so the object outlives it and its address cannot be reused); a later reference
   // with the same identity is known unchanged without comparing its bytes.
   std::shared_ptr<const void> identity;
+  bool is_gray8_only() const { return !device && !colour && gray8 && !pixels.data; }
   int width() const { return device ? device->width : colour ? colour->width : pixels.width; }
   int height() const { return device ? device->height : colour ? colour->height : pixels.height; }
 };
 
 // The backend's view of an image (its uint8 plane when it has one) ...
 PairInput pair_input(const GrayImage& image);
-// ... and of a source image (its colour samples when it holds them).
+// ... and of a source image (its colour samples or its uint8 plane alone when it holds them).
 PairInput pair_input(const SourceImage& image);
 
 class PairBackend {

@@ -199,7 +199,7 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
         prepare_distorted = [pinned](SourceImage& image) { pinned->attach(image); };
       }
 #endif
-      PairPrefetcher prefetcher(std::move(paths), depth, /*keep_colour=*/gpu,
+      PairPrefetcher prefetcher(std::move(paths), depth, /*keep_8bit=*/gpu,
                                 std::move(prepare_distorted));
       if (gpu) {
         // Consecutive workers on different devices: reference groups are dealt round-robin.

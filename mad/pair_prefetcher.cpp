@@ -77,11 +77,11 @@ std::size_t decoded_pair_bytes(const SourceImage& ref, const SourceImage& dist) 
   return bytes(ref) + bytes(dist);
 }
 
-PairPrefetcher::PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth, bool keep_colour,
+PairPrefetcher::PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth, bool keep_8bit,
                                std::function<void(SourceImage&)> prepare_distorted)
     : pairs_(std::move(pairs)),
       depth_(depth),
-      keep_colour_(keep_colour),
+      keep_8bit_(keep_8bit),
       prepare_distorted_(std::move(prepare_distorted)),
       lookahead_(std::max<std::size_t>(1, std::min(depth.initial_pairs, depth.max_pairs))),
       pending_(pairs_.size()),
@@ -118,7 +118,7 @@ std::shared_ptr<const SourceImage> PairPrefetcher::decode(const std::string& pat
       ++self->decoded_images_;
     }
   } count{this, start};
-  auto image = std::make_shared<SourceImage>(load_source_image(path, keep_colour_));
+  auto image = std::make_shared<SourceImage>(load_source_image(path, keep_8bit_));
   if (distorted && prepare_distorted_) prepare_distorted_(*image);
   return image;
 }

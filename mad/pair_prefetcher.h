@@ -1,7 +1,8 @@
 // Decodes image pairs ahead of the scorer on background threads, handing them out in list
 // order, so decoding (CPU) overlaps scoring (CPU or GPU). A pair that fails to decode is handed
-// out with its error instead of stopping the run. For a GPU worker 8-bit colour files keep their
-// samples (SourceImage::colour): the device converts them, so no core spends time on it.
+// out with its error instead of stopping the run. For a GPU worker 8-bit files keep their samples
+// (SourceImage::colour, or the uint8 gray plane alone: SourceImage::gray8_only): the device
+// converts and widens them, so no core spends time or memory on a double plane it never reads.
 #pragma once
 
 #include <atomic>
@@ -41,15 +42,17 @@ struct PrefetchDepth {
   std::size_t threads = 0;
 };
 
-// Host bytes of a decoded pair (both gray planes, double and 8-bit, or colour samples).
+// Host bytes of a decoded pair: what its images hold (the double plane where there is one, the
+// uint8 plane, colour samples), so a GPU worker's 8-bit gray pair counts 1 byte a pixel, not 9.
 std::size_t decoded_pair_bytes(const SourceImage& ref, const SourceImage& dist);
 
 class PairPrefetcher {
  public:
-  // keep_colour: decode with load_source_image(path, true) (for a GPU worker).
+  // keep_8bit: decode with load_source_image(path, true) (for a GPU worker; a CPU worker reads
+  // the double planes and passes false).
   // prepare_distorted (optional): runs on the decoding thread on each decoded distorted image
   // (the GPU engine attaches a page-locked copy of its samples: mad/pinned_copies.h).
-  PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth, bool keep_colour = false,
+  PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth, bool keep_8bit = false,
                  std::function<void(SourceImage&)> prepare_distorted = {});
   ~PairPrefetcher();
   bool has_next() const { return next_ < pairs_.size(); }
@@ -67,7 +70,7 @@ class PairPrefetcher {
   void schedule_until(std::size_t end);
   std::vector<PairPaths> pairs_;
   PrefetchDepth depth_;
-  bool keep_colour_;
+  bool keep_8bit_;
   std::function<void(SourceImage&)> prepare_distorted_;
   std::size_t lookahead_;
   bool sized_ = false;  // lookahead_ set from a decoded pair's size

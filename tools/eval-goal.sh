@@ -8,14 +8,16 @@
 #    levels), in 24-bit BMP files (gray as three equal channels; --synthetic-format bmp), meant
 #    to be GPU-bound: about 22 ms a pair in double on one H200 (estimated: 4x a 1920x1080 pair's
 #    5.4 ms), so about 14 s on one GPU. As gray PNG the set was decode-bound (2026-11-27, one
-#    H200, 16 cores: 47 pairs/s, 7.2 s of 13.6 s waiting on decoding, 130 ms an image). An 8-bit
-#    gray file of any format becomes a plane of doubles on the decoding thread beside its 8-bit
-#    copy (75 MB at 4K, mapped afresh for each image), and the decoded-pairs budget (1 GiB a
-#    process) counts both: about 7 pairs fit, and 7 decodes in flight at 130 ms give about the
-#    47 pairs/s seen (3 pairs a worker on two GPUs). GPU workers keep an 8-bit RGB file's samples
-#    as decoded (25 MB at 4K) and convert them on the GPU: BMP skips the inflate and the doubles,
-#    and 21 pairs fit. The set takes about 16 GB on disk. A build without libstb (BMP) writes
-#    it as PNG, and says so.
+#    H200, 16 cores: 47 pairs/s, 7.2 s of 13.6 s waiting on decoding, 130 ms an image): an 8-bit
+#    gray file of any format then became a plane of doubles on the decoding thread beside its
+#    8-bit copy (75 MB at 4K, mapped afresh for each image), and the decoded-pairs budget (1 GiB
+#    a process) counted both: about 7 pairs fit, and 7 decodes in flight at 130 ms give about
+#    the 47 pairs/s seen (3 pairs a worker on two GPUs). GPU workers now keep an 8-bit gray
+#    file's uint8 plane alone (8.3 MB at 4K; the doubles are built for CPU workers only), as they
+#    keep an 8-bit RGB file's samples as decoded (25 MB at 4K), and the GPU widens or converts
+#    them: a gray pair counts 17 MB against the budget, a BMP one 50 MB (21 pairs fit). Gray PNG
+#    has not been measured since; it still pays for the inflate, which BMP skips. The set takes
+#    about 16 GB on disk. A build without libstb (BMP) writes it as PNG, and says so.
 # On a host of two GPUs or more, both sets on two GPUs against one in the same run (goal:
 # >= 1.8x); on one GPU, the 4K set in double only (about 15 s). Every figure comes with the
 # decoders' ceiling. One GOAL line a measurement; the logs stay in LOGS.

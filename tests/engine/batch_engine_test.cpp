@@ -10,7 +10,9 @@
 
 #include "mad/batch_scorer.h"
 #include "mad/pair_engine.h"
+#include "mad/pair_prefetcher.h"
 #include "tests/engine/fake_slots.h"
+#include "tests/support/test_support.h"
 
 namespace mad::test {
 namespace {
@@ -195,6 +197,49 @@ TEST(BatchEngine, ScoringOneAtATimeKeepsOneSlotAndReusesTheReference) {
   EXPECT_EQ(batch.reference_reuses(), 4u);   // the same reference, pairs 2 to 5
   // A pair's own error is thrown as itself (a size mismatch is an InputError, exit 3).
   EXPECT_THROW(batch.score_one(ref, numbered_image(40, 40, 9)), InputError);
+}
+
+// A GPU worker's path from files to slots: the decoder (keep_8bit, as the engine's GPU workers
+// decode) hands over 8-bit gray files as their uint8 planes alone, and the slots get exactly
+// those planes (every pair's number, read from its distorted plane, comes back to its row),
+// never a double plane.
+TEST(BatchEngine, AGpuWorkerTakesGrayFilesAsTheirUint8PlanesAlone) {
+  const auto dir = fresh_scratch_dir("batch_engine_gray8");
+  std::vector<PairPaths> paths;
+  auto write = [&](const std::string& name, int number, int fill) {
+    const GrayImage g = numbered_image(50, 40, number, fill);
+    RawImage8 raw{50, 40, 1, std::vector<std::uint8_t>(g.pixels.data(),
+                                                       g.pixels.data() + g.pixels.pixel_count())};
+    const std::string path = (dir / name).string();
+    save_png8(path, raw);
+    return path;
+  };
+  for (int i = 0; i < 9; ++i)
+    paths.push_back({write("r" + std::to_string(i / 3) + ".png", 0, 50 + i / 3),
+                     write("d" + std::to_string(i) + ".png", 300 + i, 100)});
+  FakeGpu gpu;
+  ScoreOptions options;
+  options.backend = Backend::Cuda;
+  BatchScorer batch(options, fake_scheduler(gpu, {4, 3, SIZE_MAX}));
+  PairPrefetcher prefetcher(paths, {4, 2, std::size_t{1} << 30}, /*keep_8bit=*/true);
+  std::vector<BatchScorer::Finished> rows;
+  for (std::uint64_t i = 0; prefetcher.has_next(); ++i) {
+    const LoadedPair p = prefetcher.next();
+    ASSERT_TRUE(p.ref && p.dist) << p.error;
+    EXPECT_TRUE(p.ref->gray.pixels.empty() && p.dist->gray.pixels.empty());
+    for (auto& f : batch.submit(i, p.ref, p.dist)) rows.push_back(std::move(f));
+  }
+  for (auto& f : batch.drain()) rows.push_back(std::move(f));
+  ASSERT_EQ(rows.size(), paths.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    ASSERT_TRUE(rows[i].ok) << rows[i].error;
+    EXPECT_EQ(rows[i].result.d_detect, 300 + static_cast<int>(i));
+    EXPECT_EQ(rows[i].result.width, 50);
+    EXPECT_EQ(rows[i].result.height, 40);
+    EXPECT_EQ(rows[i].result.input_class, InputClass::Uint8);
+  }
+  EXPECT_EQ(gpu.gray8_only_inputs, 2 * static_cast<int>(paths.size()));
+  EXPECT_EQ(gpu.plane_inputs, 0);
 }
 
 TEST(BatchEngine, TheBackendIsChosenOncePerRun) {

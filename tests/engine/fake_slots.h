@@ -2,8 +2,10 @@
 // Each slot's "outputs" identify the pair it was given (the distorted image's first two pixels
 // encode the pair's number), so a test can see every pair come back to its own row; each slot
 // records a submit while busy; the factory counts the bytes its live slots hold, independently
-// of the scheduler's own accounting; and failures can be injected at slot construction, submit
-// and collect, as an InputError (the pair's own failure) or a GpuError (the device's).
+// of the scheduler's own accounting; each records the forms its images came in (a double plane,
+// or the uint8 plane alone that a GPU worker's decoder keeps); and failures can be injected at
+// slot construction, submit and collect, as an InputError (the pair's own failure) or a
+// GpuError (the device's).
 #pragma once
 
 #include <algorithm>
@@ -32,8 +34,14 @@ inline GrayImage numbered_image(int width, int height, int number, double fill =
   g.bit_depth = 8;
   return g;
 }
+// Read from the uint8 plane when that is all the input has, as a real slot reads it.
 inline int number_of(const PairInput& in) {
+  if (in.is_gray8_only()) return in.gray8[0] + 256 * in.gray8[1];
   return static_cast<int>(in.pixels(0, 0)) + 256 * static_cast<int>(in.pixels(0, 1));
+}
+// The host memory an input's pixels live in (what identifies a reference between pairs).
+inline const void* pixels_of(const PairInput& in) {
+  return in.is_gray8_only() ? static_cast<const void*>(in.gray8) : in.pixels.data;
 }
 
 enum class Fault { None, Input, Gpu };
@@ -45,6 +53,7 @@ struct FakeGpu {
   std::size_t live_bytes = 0, peak_live_bytes = 0;
   int slots_made = 0, makes_attempted = 0;
   int busy_submits = 0;  // submits to a slot that already had a pair: must stay 0
+  int gray8_only_inputs = 0, plane_inputs = 0;  // images submitted in each form
   std::set<int> collected;
 
   SlotCost cost(int w, int h) const {
@@ -70,8 +79,10 @@ class FakeSlot final : public PairSlotHandle {
     if (busy_) ++gpu_.busy_submits;
     const int number = number_of(dst);
     raise(gpu_.fault(Where::Submit, number), "submit of pair " + std::to_string(number));
-    reused_ = last_ref_ == ref.pixels.data;
-    last_ref_ = ref.pixels.data;
+    for (const PairInput* in : {&ref, &dst}) ++(in->is_gray8_only() ? gpu_.gray8_only_inputs
+                                                                     : gpu_.plane_inputs);
+    reused_ = last_ref_ == pixels_of(ref);
+    last_ref_ = pixels_of(ref);
     number_ = number;
     busy_ = true;
   }
@@ -90,7 +101,7 @@ class FakeSlot final : public PairSlotHandle {
   FakeGpu& gpu_;
   std::size_t bytes_;
   bool busy_ = false, reused_ = false;
-  const double* last_ref_ = nullptr;
+  const void* last_ref_ = nullptr;
   int number_ = -1;
 };
 

@@ -1,11 +1,16 @@
 // 8-bit colour images that reach the scorer as their RGB(A) samples (SourceImage::colour, issue
-// 12 goal 4): on the GPU the gray kernel converts them on the device, on the CPU the host does.
-// Either way the score must be bit-identical to scoring the host-converted gray image, including
-// when the GPU reuses a colour reference and when a reference changes form between pairs.
+// 12 goal 4): on the GPU the gray kernel converts them on the device, on the CPU the host does;
+// and 8-bit gray images that reach it as their uint8 plane alone (SourceImage::gray8_only, issue
+// 26), widened on the device or, on the CPU, on the host. Either way the score must be
+// bit-identical to scoring the host-converted gray image, including when the GPU reuses a
+// reference and when a reference changes form between pairs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <memory>
 #include <random>
@@ -60,21 +65,60 @@ void expect_same_bits(const ScoreResult& got, const ScoreResult& want, const std
   EXPECT_TRUE(test::same_bits(got.lo, want.lo)) << what;
 }
 
-// A PNG file decoded for a GPU worker keeps its samples, and gray_of gives back exactly what
-// load_gray_image makes of the same file (planes, bit depth, channels, notes).
-TEST(SourceImage, KeepsColourAndConvertsLikeTheGrayLoader) {
+// The files of the SourceImage test: 8-bit PNGs of 1 to 4 channels, an 8-bit gray TIFF and PGM
+// where this build reads them, and a 16-bit gray PNG; all 37x41.
+std::vector<std::string> source_image_files(const std::filesystem::path& dir) {
+  std::vector<std::string> paths;
+  for (int channels : {1, 2, 3, 4}) {
+    paths.push_back((dir / ("c" + std::to_string(channels) + ".png")).string());
+    test::write_random_png(paths.back(), 37, 41, 7u + channels, channels);
+  }
+  const RawImage8 gray = load_raw_image8(paths[0]);
+  if (tiff_supported()) {
+    paths.push_back((dir / "g.tif").string());
+    save_tiff8(paths.back(), gray);
+  }
+  const std::vector<std::string> formats = supported_formats();
+  if (std::find(formats.begin(), formats.end(), "pnm") != formats.end()) {
+    paths.push_back((dir / "g.pgm").string());
+    std::ofstream pgm(paths.back(), std::ios::binary);
+    pgm << "P5\n37 41\n255\n";
+    pgm.write(reinterpret_cast<const char*>(gray.samples.data()),
+              static_cast<std::streamsize>(gray.samples.size()));
+  }
+  paths.push_back((dir / "g16.png").string());
+  save_png16_scaled(paths.back(), test::random_image(37, 41, 9u).cview());
+  return paths;
+}
+
+// A file decoded for a GPU worker (keep_8bit) keeps its 8-bit samples: colour ones in `colour`,
+// gray ones (alpha dropped) as the uint8 plane alone, with no double plane; a 16-bit file gets
+// its double plane. Decoded for a CPU worker, every file is load_gray_image's gray image. Either
+// way gray_of gives back exactly what load_gray_image makes of the file (planes, bit depth,
+// channels, notes).
+TEST(SourceImage, KeepsEightBitSamplesAndConvertsLikeTheGrayLoader) {
   const auto dir = test::fresh_scratch_dir("source_image");
-  for (int channels : {1, 3}) {
-    const std::string path = (dir / ("c" + std::to_string(channels) + ".png")).string();
-    test::write_random_png(path, 37, 41, 7u + channels, channels);
+  for (const std::string& path : source_image_files(dir)) {
+    SCOPED_TRACE(path);
     const SourceImage kept = load_source_image(path, true);
     const SourceImage converted = load_source_image(path, false);
     const GrayImage gray = load_gray_image(path);
-    EXPECT_EQ(kept.has_colour(), channels == 3);
-    EXPECT_FALSE(converted.has_colour());
-    EXPECT_EQ(kept.width(), 37);
-    EXPECT_EQ(kept.height(), 41);
+    const bool eight_bit = gray.bit_depth == 8, colour = gray.source_channels >= 3;
+    EXPECT_EQ(kept.has_colour(), eight_bit && colour);
+    EXPECT_EQ(kept.gray8_only(), eight_bit && !colour);
+    if (kept.gray8_only()) {
+      EXPECT_TRUE(kept.gray.pixels.empty());
+      EXPECT_EQ(kept.gray.gray8, gray.gray8);
+      EXPECT_EQ(kept.gray.notes, gray.notes);
+    }
+    if (!eight_bit) EXPECT_EQ(test::max_abs_diff(kept.gray.pixels.cview(), gray.pixels.cview()), 0.0);
+    EXPECT_FALSE(converted.has_colour() || converted.gray8_only());
+    EXPECT_EQ(test::max_abs_diff(converted.gray.pixels.cview(), gray.pixels.cview()), 0.0);
+    EXPECT_EQ(converted.gray.gray8, gray.gray8);
     for (const SourceImage* s : {&kept, &converted}) {
+      EXPECT_EQ(s->width(), 37);
+      EXPECT_EQ(s->height(), 41);
+      EXPECT_EQ(s->bit_depth(), gray.bit_depth);
       const GrayImage g = gray_of(*s);
       EXPECT_EQ(g.gray8, gray.gray8);
       EXPECT_EQ(g.bit_depth, gray.bit_depth);
@@ -85,13 +129,24 @@ TEST(SourceImage, KeepsColourAndConvertsLikeTheGrayLoader) {
   }
 }
 
+// The uint8 plane alone of an 8-bit gray image, as load_source_image keeps it for a GPU worker.
+SourceImage gray8_only(const GrayImage& gray) {
+  SourceImage s;
+  s.gray = gray;
+  s.gray.pixels = Image<double>();
+  s.gray8_width = gray.pixels.width();
+  s.gray8_height = gray.pixels.height();
+  return s;
+}
+
 // The pairs of the batch tests: (reference, distorted) indices into the images below, with a
-// reference repeated (reused on the GPU), changing form (colour -> gray -> colour with alpha)
-// and changing content.
+// reference repeated (reused on the GPU), changing form (colour -> gray -> colour with alpha ->
+// uint8 plane alone) and changing content.
 struct Plan {
   int ref, dst;
 };
-const std::vector<Plan> kPlan = {{0, 1}, {0, 2}, {3, 2}, {0, 1}, {4, 1}, {4, 2}, {5, 1}, {0, 5}};
+const std::vector<Plan> kPlan = {{0, 1}, {0, 2}, {3, 2}, {0, 1}, {4, 1}, {4, 2},
+                                 {5, 1}, {0, 5}, {6, 7}, {6, 1}, {3, 7}, {7, 6}};
 
 // `attach` (optional) is applied to images 1, 4 and 5 (page-locked copies on the GPU: then
 // distorted images 1 and 5 travel from their copies, 2 from the staging, in one batch).
@@ -99,7 +154,8 @@ void check_batch(Backend backend, Precision precision, int width, int height,
                  const std::function<void(SourceImage&)>& attach = {}) {
   const bench::BenchPair a = bench::make_bench_pair(width, height, 11u);
   const bench::BenchPair b = bench::make_bench_pair(width, height, 12u);
-  // 0, 1, 2: colour; 3: the gray form of 0 (same gray pixels); 4: RGBA; 5: colour of b's ref.
+  // 0, 1, 2: colour; 3: the gray form of 0 (same gray pixels); 4: RGBA; 5: colour of b's ref;
+  // 6: 3's uint8 plane alone; 7: a.dst's uint8 plane alone.
   std::vector<std::shared_ptr<SourceImage>> made;
   made.push_back(std::make_shared<SourceImage>(colour_image(a.ref, 3, 1u)));
   made.push_back(std::make_shared<SourceImage>(colour_image(a.dst, 3, 2u)));
@@ -109,6 +165,8 @@ void check_batch(Backend backend, Precision precision, int width, int height,
   made.push_back(gray0);
   made.push_back(std::make_shared<SourceImage>(colour_image(a.ref, 4, 4u)));
   made.push_back(std::make_shared<SourceImage>(colour_image(b.ref, 3, 5u)));
+  made.push_back(std::make_shared<SourceImage>(gray8_only(gray0->gray)));
+  made.push_back(std::make_shared<SourceImage>(gray8_only(a.dst)));
   if (attach)
     for (int i : {1, 4, 5}) attach(*made[i]);
   const std::vector<std::shared_ptr<const SourceImage>> images(made.begin(), made.end());

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/image_io.h"
+#include "mad/batch_scorer.h"
 #include "mad/gpu_select.h"
 #include "mad/pair_engine.h"
 #include "mad/pair_prefetcher.h"
@@ -238,6 +239,84 @@ TEST(PairPrefetcher, DepthFollowsTheMemoryBudgetOfTheFirstPair) {
             std::make_pair(std::size_t{2}, std::size_t{1}));
   EXPECT_EQ(depth_after_first({3, 8, std::size_t{1} << 30}),
             std::make_pair(std::size_t{3}, std::size_t{3}));
+}
+
+// `count` pairs of gray PNGs, each run of `per_reference` pairs sharing a reference (as datasets
+// list them).
+std::vector<PairPaths> shared_reference_pairs(const Images& images, std::uint32_t count,
+                                              std::uint32_t per_reference) {
+  std::vector<PairPaths> paths;
+  for (std::uint32_t i = 0; i < count; ++i)
+    paths.push_back({images.write("r" + std::to_string(i / per_reference) + ".png",
+                                  i / per_reference),
+                     images.write("d" + std::to_string(i) + ".png", 50 + i)});
+  return paths;
+}
+
+// Decoding for a GPU worker (keep_8bit), an 8-bit gray file is its uint8 plane alone: no double
+// plane is built, and a pair counts 1 byte a pixel against the memory budget, so more pairs fit
+// ahead (5 here, where the double planes as well would leave room for 1). Decoding for a CPU
+// worker, the double plane is there, as load_gray_image makes it, and the pair counts 9 bytes a
+// pixel.
+TEST(PairPrefetcher, AGpuWorkersGrayPairHoldsItsUint8PlaneAlone) {
+  Images images("prefetch_gray8");
+  const std::vector<PairPaths> paths = shared_reference_pairs(images, 12, 3);
+  const std::size_t uint8_pair = 2u * kSide * kSide;
+  for (const bool keep_8bit : {true, false}) {
+    SCOPED_TRACE(keep_8bit ? "GPU worker" : "CPU worker");
+    PairPrefetcher prefetcher(paths, {32, 2, 5 * uint8_pair + 1}, keep_8bit);
+    std::size_t after = 0;
+    for (std::size_t i = 0; prefetcher.has_next(); ++i) {
+      const LoadedPair p = prefetcher.next();
+      ASSERT_TRUE(p.ref && p.dist) << p.error;
+      const std::pair<const SourceImage*, std::string> sides[] = {{p.ref.get(), paths[i].ref},
+                                                                 {p.dist.get(), paths[i].dist}};
+      for (const auto& [image, path] : sides) {
+        const GrayImage want = load_gray_image(path);
+        EXPECT_FALSE(image->has_colour());
+        EXPECT_EQ(image->gray8_only(), keep_8bit);
+        EXPECT_EQ(image->width(), kSide);
+        EXPECT_EQ(image->height(), kSide);
+        EXPECT_EQ(image->gray.gray8, want.gray8);
+        if (keep_8bit)
+          EXPECT_TRUE(image->gray.pixels.empty());
+        else
+          EXPECT_EQ(test::max_abs_diff(image->gray.pixels.cview(), want.pixels.cview()), 0.0);
+      }
+      EXPECT_EQ(decoded_pair_bytes(*p.ref, *p.dist),
+                keep_8bit ? uint8_pair : uint8_pair * (1 + sizeof(double)));
+      if (i == 0) after = prefetcher.lookahead();
+    }
+    EXPECT_EQ(after, keep_8bit ? 5u : 1u);
+  }
+}
+
+// The uint8 planes a GPU worker's decoder keeps score, on the CPU backend (which widens them on
+// the host), with the same bits as the gray images load_gray_image makes of the same files.
+TEST(PairPrefetcher, AGpuWorkersGrayPairsScoreAsTheGrayLoaderOnTheCpu) {
+  Images images("prefetch_gray8_scores");
+  const std::vector<PairPaths> paths = shared_reference_pairs(images, 4, 2);
+  ScoreOptions o;
+  o.backend = Backend::Cpu;
+  BatchScorer batch(o);
+  Scorer single(o);
+  PairPrefetcher prefetcher(paths, {4, 2, std::size_t{1} << 30}, /*keep_8bit=*/true);
+  std::vector<BatchScorer::Finished> done;
+  for (std::uint64_t i = 0; prefetcher.has_next(); ++i) {
+    const LoadedPair p = prefetcher.next();
+    ASSERT_TRUE(p.ref && p.dist && p.ref->gray8_only() && p.dist->gray8_only()) << p.error;
+    for (auto& f : batch.submit(i, p.ref, p.dist)) done.push_back(std::move(f));
+  }
+  for (auto& f : batch.drain()) done.push_back(std::move(f));
+  ASSERT_EQ(done.size(), paths.size());
+  for (std::size_t i = 0; i < done.size(); ++i) {
+    ASSERT_TRUE(done[i].ok) << done[i].error;
+    const ScoreResult want =
+        single.score(load_gray_image(paths[i].ref), load_gray_image(paths[i].dist));
+    EXPECT_TRUE(same_bits(done[i].result.mad, want.mad)) << i;
+    EXPECT_TRUE(same_bits(done[i].result.hi, want.hi)) << i;
+    EXPECT_TRUE(same_bits(done[i].result.lo, want.lo)) << i;
+  }
 }
 
 // A reference that fails to decode fails each of its pairs, naming the file, and the next
