@@ -49,15 +49,20 @@ std::size_t shared_bytes(int n, int lines, bool double_precision) {
 }
 
 int column_lines(int height, bool double_precision) {
+  // A CTA holds at most 1024 threads.
+  const auto fits = [&](int lines, std::size_t shared_limit) {
+    return shared_bytes(height, lines, double_precision) <= shared_limit &&
+           lines * threads_per_line(height) <= 1024;
+  };
   const int wide = double_precision ? 4 : 8;
-  if (shared_bytes(height, wide, double_precision) <= 96 * 1024) return wide;
+  if (fits(wide, kFastSharedBytes)) return wide;
   const int narrow = wide / 2;
-  if (shared_bytes(height, narrow, double_precision) <= kMaxSharedBytes) return narrow;
+  if (fits(narrow, kMaxSharedBytes)) return narrow;
   return 0;
 }
 
 int threads_per_line(int n) {
-  const int t = ((n / 8 + 31) / 32) * 32;
+  const int t = (n + 7) / 8;
   return t < 32 ? 32 : (t > 256 ? 256 : t);
 }
 

@@ -38,6 +38,20 @@ TEST(SubbandTransform, SupportFollowsFactorsAndSharedMemory) {
   EXPECT_FALSE(fused_subband_transform_supports(7680, 4320, false));
 }
 
+TEST(SubbandTransform, LinesGetNOver8ThreadsAndCtasStayWithin1024) {
+  using namespace subband_fft;
+  EXPECT_EQ(threads_per_line(384), 48);  // not rounded up to 64: none idle at radix 8
+  EXPECT_EQ(threads_per_line(1080), 135);
+  EXPECT_EQ(threads_per_line(36), 32);
+  EXPECT_EQ(threads_per_line(3840), 256);
+  for (const int n : {36, 384, 512, 1080, 1920, 2048, 2160})  // column heights
+    for (const bool dp : {false, true}) {
+      const int lines = column_lines(n, dp);
+      ASSERT_GT(lines, 0) << n;
+      EXPECT_LE(lines * threads_per_line(n), 1024) << n << (dp ? " double" : " float");
+    }
+}
+
 TEST(SubbandTransform, ResolveFallsBackOnlyWhenNotAsked) {
   // The default: fused in float from 1 MP while its CTAs are small, else cufft (measured).
   EXPECT_EQ(resolve_subband_transform("", 512, 512, false), SubbandTransform::Cufft);
