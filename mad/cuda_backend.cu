@@ -33,10 +33,12 @@ constexpr std::size_t kMaxShapes = 3;
 template <class Real>
 class CudaSlot final : public PairSlotHandle {
  public:
+  // `bank`: a sibling's, or null for a shape's first slot, which builds the bank and counts it.
   CudaSlot(int width, int height, const std::string& a5, const std::string& det,
            std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank,
            const std::string& subband_transform)
-      : slot_(width, height, a5, det, std::move(bank), subband_transform) {
+      : counts_bank_(bank == nullptr),
+        slot_(width, height, a5, det, std::move(bank), subband_transform) {
     slot_.synchronize();  // the bank and the CSF are complete before another slot shares them
   }
   // The slot's pinned staging and device buffers are freed only once its stream has finished
@@ -53,9 +55,13 @@ class CudaSlot final : public PairSlotHandle {
   }
   StageOutputs collect() override { return slot_.collect(); }
   bool reused_reference() const override { return slot_.reused_reference(); }
+  std::size_t device_bytes() const override {
+    return slot_.device_bytes() + (counts_bank_ ? slot_.bank()->device_bytes() : 0);
+  }
   const gpu::PairSlot<Real>& slot() const { return slot_; }
 
  private:
+  bool counts_bank_;
   gpu::PairSlot<Real> slot_;
 };
 

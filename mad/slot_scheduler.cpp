@@ -119,11 +119,19 @@ std::uint64_t SlotScheduler::submit(const PairInput& ref, const PairInput& dst,
   Shape& shape = shapes_.at(key);
   PairSlotHandle& slot = *shape.slots[static_cast<std::size_t>(index)];
   slot.submit(ref, dst, uint8_luminance, want_maps);  // a throw: the slot stays idle
+  note_held_bytes();  // after the submit: a pair may allocate a slot's lazy buffers
   shape.busy[static_cast<std::size_t>(index)] = true;
   shape.last_use = ++clock_;
   last_reused_ = slot.reused_reference();
   outstanding_.push_back({next_ticket_, key, index});
   return next_ticket_++;
+}
+
+void SlotScheduler::note_held_bytes() {
+  std::size_t held = 0;
+  for (const auto& [key, shape] : shapes_)
+    for (const auto& slot : shape.slots) held += slot->device_bytes();
+  held_peak_bytes_ = std::max(held_peak_bytes_, held);
 }
 
 StageOutputs SlotScheduler::collect(std::uint64_t ticket) {

@@ -37,6 +37,9 @@ class PairSlotHandle {
   virtual StageOutputs collect() = 0;
   // True when the last submit reused the slot's previous reference side.
   virtual bool reused_reference() const = 0;
+  // Device bytes the slot's buffers hold now (some are allocated at a pair's first need); a
+  // shape's first slot also counts what its siblings share (the log-Gabor bank).
+  virtual std::size_t device_bytes() const = 0;
 };
 
 // Device bytes of a shape's slots: the first one carries what they share (the log-Gabor bank).
@@ -82,11 +85,14 @@ class SlotScheduler final : public PairBackend {
   StageOutputs collect(std::uint64_t ticket) override;
   std::size_t in_flight() const override { return outstanding_.size(); }
   bool last_reused_reference() const override { return last_reused_; }
-  std::size_t device_bytes() const override { return peak_bytes_; }
+  // The most the live slots' buffers held at once (PairSlotHandle::device_bytes), not what the
+  // budget counted for them (used_bytes: the memory model's bound).
+  std::size_t device_bytes() const override { return held_peak_bytes_; }
 
-  // For tests and reports: bytes the live slots count against the budget now, shapes alive,
-  // and slots built so far for a shape (0 when it is not alive).
+  // For tests and reports: bytes the live slots count against the budget now (the model's
+  // bound), shapes alive, and slots built so far for a shape (0 when it is not alive).
   std::size_t used_bytes() const { return used_bytes_; }
+  std::size_t peak_used_bytes() const { return peak_bytes_; }
   std::size_t shapes_alive() const { return shapes_.size(); }
   int slots_built(int width, int height) const;
   const SchedulerLimits& limits() const { return limits_; }
@@ -119,7 +125,8 @@ class SlotScheduler final : public PairBackend {
   std::deque<Ticket> outstanding_;
   std::uint64_t next_ticket_ = 1;
   std::uint64_t clock_ = 0;
-  std::size_t used_bytes_ = 0, peak_bytes_ = 0;
+  std::size_t used_bytes_ = 0, peak_bytes_ = 0, held_peak_bytes_ = 0;
+  void note_held_bytes();
   bool last_reused_ = false;
 };
 

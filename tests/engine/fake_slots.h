@@ -55,6 +55,8 @@ struct FakeGpu {
   int busy_submits = 0;  // submits to a slot that already had a pair: must stay 0
   int gray8_only_inputs = 0, plane_inputs = 0;  // images submitted in each form
   std::set<int> collected;
+  // What a slot holds of what the budget counts for it (the memory model is an upper bound).
+  double held_fraction = 1.0;
 
   SlotCost cost(int w, int h) const {
     const std::size_t slot = static_cast<std::size_t>(w) * h * 8;
@@ -75,6 +77,7 @@ class FakeSlot final : public PairSlotHandle {
     ++gpu_.slots_made;
   }
   ~FakeSlot() override { gpu_.live_bytes -= bytes_; }
+  std::size_t device_bytes() const override { return bytes_; }
   void submit(const PairInput& ref, const PairInput& dst, bool, bool) override {
     if (busy_) ++gpu_.busy_submits;
     const int number = number_of(dst);
@@ -119,7 +122,9 @@ class FakeSlotFactory final : public SlotFactory {
     const int attempt = gpu_.makes_attempted++;
     raise(gpu_.fault(Where::Make, attempt), "slot construction " + std::to_string(attempt));
     const SlotCost c = cost(w, h);
-    return std::make_unique<FakeSlot>(gpu_, sibling ? c.further : c.first);
+    const std::size_t counted = sibling ? c.further : c.first;
+    return std::make_unique<FakeSlot>(
+        gpu_, static_cast<std::size_t>(static_cast<double>(counted) * gpu_.held_fraction));
   }
 
  private:

@@ -64,6 +64,21 @@ TEST(SlotScheduler, WaitsForACollectRatherThanOverAllocate) {
   EXPECT_EQ(s->collect(tb2).d_detect, 3);
 }
 
+TEST(SlotScheduler, DeviceBytesIsThePeakTheSlotsHeldNotWhatTheBudgetCounted) {
+  FakeGpu gpu;
+  gpu.held_fraction = 0.5;  // the model counts twice what a slot holds
+  auto s = fake_scheduler(gpu, {2, 2, SIZE_MAX});
+  const Pair a(40, 40, 1), a2(40, 40, 2), b(64, 48, 3);
+  const auto t1 = submit(*s, a);
+  const auto t2 = submit(*s, a2);  // a second 40x40 slot: the bank is not counted again
+  s->collect(t1);
+  s->collect(t2);
+  s->collect(submit(*s, b));
+  EXPECT_EQ(s->device_bytes(), gpu.peak_live_bytes);
+  EXPECT_EQ(s->peak_used_bytes(), gpu.cost(40, 40).total(2) + gpu.cost(64, 48).first);
+  EXPECT_LT(s->device_bytes(), s->peak_used_bytes());
+}
+
 TEST(SlotScheduler, CapacityFollowsTheBudgetAndTooLargeIsRefused) {
   FakeGpu gpu;
   const SlotCost c = gpu.cost(64, 64);
