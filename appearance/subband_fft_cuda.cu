@@ -14,6 +14,7 @@
 #include "appearance/subband_fft_cuda.h"
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -152,12 +153,13 @@ __device__ __forceinline__ int padded(int i) {
 // first pass (whose reads are R independent loads a thread, all in flight together) and the last
 // (whose writes j + r m are contiguous across a line's threads, as its first pass's reads are).
 template <int R, class C, class Load, class Store>
-__device__ __forceinline__ void line_pass(int n, int span_before, const C* __restrict__ twiddles,
-                                          int t, int threads, Load load, Store store) {
+__device__ __forceinline__ void line_pass(int n, int span_before, int step, unsigned span_inverse,
+                                          const C* __restrict__ twiddles, int t, int threads,
+                                          Load load, Store store) {
   const int m = n / R;
-  const int step = n / (span_before * R);
   for (int j = t; j < m; j += threads) {
-    const int k = j % span_before;
+    const int q = span_inverse == 0 ? j : static_cast<int>(__umulhi(j, span_inverse));
+    const int k = j - q * span_before;  // j mod span_before
     C x[R];
 #pragma unroll
     for (int r = 0; r < R; ++r) x[r] = load(j + r * m);
@@ -172,15 +174,18 @@ __device__ __forceinline__ void line_pass(int n, int span_before, const C* __res
   }
 }
 
+// Pass p of `plan` (its radix, span, twiddle stride and the span's inverse from the plan).
 template <class C, class Load, class Store>
-__device__ __forceinline__ void pass_of_radix(int radix, int n, int span, const C* tw, int t,
-                                              int threads, Load load, Store store) {
-  switch (radix) {
-    case 8: line_pass<8, C>(n, span, tw, t, threads, load, store); break;
-    case 4: line_pass<4, C>(n, span, tw, t, threads, load, store); break;
-    case 2: line_pass<2, C>(n, span, tw, t, threads, load, store); break;
-    case 3: line_pass<3, C>(n, span, tw, t, threads, load, store); break;
-    default: line_pass<5, C>(n, span, tw, t, threads, load, store); break;
+__device__ __forceinline__ void pass_of_plan(const SubbandLinePlan& plan, int p, const C* tw,
+                                             int t, Load load, Store store) {
+  const int n = plan.n, span = plan.span[p], step = plan.step[p], th = plan.threads;
+  const unsigned inv = plan.span_inverse[p];
+  switch (plan.radix[p]) {
+    case 8: line_pass<8, C>(n, span, step, inv, tw, t, th, load, store); break;
+    case 4: line_pass<4, C>(n, span, step, inv, tw, t, th, load, store); break;
+    case 2: line_pass<2, C>(n, span, step, inv, tw, t, th, load, store); break;
+    case 3: line_pass<3, C>(n, span, step, inv, tw, t, th, load, store); break;
+    default: line_pass<5, C>(n, span, step, inv, tw, t, th, load, store); break;
   }
 }
 
@@ -191,25 +196,21 @@ __device__ __forceinline__ void pass_of_radix(int radix, int n, int span, const 
 template <class C, class FirstLoad, class LastStore>
 __device__ __forceinline__ void transform_line(C* a, C* b, int t, const SubbandLinePlan& plan,
                                                FirstLoad first_load, LastStore last_store) {
-  const int n = plan.n;
   const C* tw = static_cast<const C*>(plan.twiddles);
   const auto smem_load = [](const C* buf) { return [buf](int i) { return buf[padded<C>(i)]; }; };
   const auto smem_store = [](C* buf) { return [buf](int i, C v) { buf[padded<C>(i)] = v; }; };
-  pass_of_radix(plan.radix[0], n, 1, tw, t, plan.threads, first_load, smem_store(a));
+  pass_of_plan(plan, 0, tw, t, first_load, smem_store(a));
   __syncthreads();
-  int span = plan.radix[0];
   C* src = a;
   C* dst = b;
   for (int p = 1; p + 1 < plan.passes; ++p) {
-    pass_of_radix(plan.radix[p], n, span, tw, t, plan.threads, smem_load(src), smem_store(dst));
+    pass_of_plan(plan, p, tw, t, smem_load(src), smem_store(dst));
     __syncthreads();
-    span *= plan.radix[p];
     C* swap = src;
     src = dst;
     dst = swap;
   }
-  pass_of_radix(plan.radix[plan.passes - 1], n, span, tw, t, plan.threads, smem_load(src),
-                last_store);
+  pass_of_plan(plan, plan.passes - 1, tw, t, smem_load(src), last_store);
 }
 
 // Column pass: CTA (blockIdx.x, blockIdx.y = orientation) transforms kLines adjacent columns of
@@ -316,8 +317,18 @@ SubbandLinePlan line_plan(int n, const cuda::DeviceBuffer<DeviceComplex<Real>>& 
   p.n = n;
   p.passes = static_cast<int>(radices.size());
   p.threads = subband_fft::threads_per_line(n);
-  for (std::size_t i = 0; i < radices.size(); ++i)
+  int span = 1;
+  for (std::size_t i = 0; i < radices.size(); ++i) {
     p.radix[i] = static_cast<unsigned char>(radices[i]);
+    p.span[i] = span;
+    p.step[i] = n / (span * radices[i]);
+    // ceil(2^32 / span): floor(j * that / 2^32) = floor(j / span) while j * span < 2^32.
+    p.span_inverse[i] =
+        span == 1 ? 0u
+                  : static_cast<unsigned>(((std::uint64_t{1} << 32) + static_cast<std::uint64_t>(span) - 1) /
+                                          static_cast<std::uint64_t>(span));
+    span *= radices[i];
+  }
   p.twiddles = twiddles.get();
   // transform_line reads from global memory in the first pass and writes in the last.
   if (p.passes < 2) throw InvalidArgument("fused subband transform: a side below 9 values");

@@ -36,6 +36,12 @@ struct SubbandLinePlan {
   int passes = 0;
   int threads = 0;                  // threads a line (subband_fft::threads_per_line)
   unsigned char radix[kMaxPasses]{};
+  // Per pass: the product L of the earlier radices, the twiddle stride n / (L R), and
+  // ceil(2^32 / L) (0 for L = 1), so that a butterfly's j / L is one __umulhi instead of a
+  // division by a run-time value (exact for j, L < 2^16).
+  int span[kMaxPasses]{};
+  int step[kMaxPasses]{};
+  unsigned span_inverse[kMaxPasses]{};
   const void* twiddles = nullptr;   // n values exp(+2 pi i m / n), DeviceComplex<Real>
 };
 

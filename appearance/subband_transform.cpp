@@ -79,7 +79,6 @@ bool fused_subband_transform_supports(int width, int height, bool double_precisi
 bool fused_subband_transform_is_faster(int width, int height, bool double_precision) {
   using namespace subband_fft;
   if (double_precision || !fused_subband_transform_supports(width, height, false)) return false;
-  if (static_cast<long long>(width) * height < kFusedMinPixels) return false;
   const int lines = column_lines(height, false);
   return shared_bytes(height, lines, false) <= kFastSharedBytes &&
          shared_bytes(width, kRowLines, false) <= kFastSharedBytes;

@@ -34,13 +34,13 @@ const VariantRegistry<SubbandTransform>& subband_transforms();
 // into 2, 3 and 5, and each pass's lines fit the shared memory it is given.
 bool fused_subband_transform_supports(int width, int height, bool double_precision);
 
-// Where "" picks the fused transform: where it measured faster than cufft on an H200 in every
-// mode, one pair and batches (docs/performance.md, "The fused subband transform"): float, at
-// least kFusedMinPixels, both passes' CTAs small enough for 2 or more an SM (kFastSharedBytes).
-// 1920x1080 float: 0.87-0.92x cufft's time. Below: 512x384 and 512x512 float are 0.94-0.95x
-// alone but 1.10-1.11x in batches of 4 slots, where the fused kernels' large CTAs share the
-// device worse. Above: 3840x2160 float (143 KiB column CTAs) 1.34x. Double: 1.03-1.17x at
-// every size, so double keeps cufft.
+// Where "" picks the fused transform: where it measured no slower than cufft on an H200 in every
+// mode, one pair and batches (docs/performance.md, "The fused subband transform"): float, both
+// passes' CTAs small enough for 2 or more an SM (kFastSharedBytes). Whole pairs, fused / cufft
+// (69a678e plus the column stride and the spans' inverses, one run): float 0.84-0.91x one pair,
+// 0.76-1.00x in batches at 512x384, 512x512, 1080x800 and 1920x1080; 3840x2160 float (143 KiB
+// column CTAs) 1.34x in an earlier run. Double stays on cufft: 0.95-1.06x one pair, but 1.02-1.05x
+// in batches at 512x384 and 512x512 and 1.15x at 1920x1080 (0.91x at 1080x800).
 bool fused_subband_transform_is_faster(int width, int height, bool double_precision);
 
 // The transform a stage of this shape runs for the user's name: "" picks fused where
@@ -64,9 +64,15 @@ std::vector<int> radices(int n);
 // 16 (float), i.e. every 128 bytes: a radix-R pass stores R values a thread at a stride of R,
 // which without the padding lands a quarter-warp's stores in the same banks (8-way conflicts at
 // radix 8). Padded index of value i, and the padded line length.
+// In double the length is then rounded up to 2 mod 8 values: the column pass keeps 4 lines side
+// by side, and a quarter warp (the unit of a 16-byte shared access) reaches 2 values of each;
+// at 1 mod 8 (577 at n = 512) line l's value i+1 and line l+1's value i share banks, which
+// doubled the pass's shared-memory wavefronts (Nsight Compute, 512x512 on the H200). Float's
+// 8 lines a CTA cannot be placed so for both its loads and stores; it keeps 1 mod 16.
 constexpr int pad_shift(bool double_precision) { return double_precision ? 3 : 4; }
 constexpr int padded_length(int n, bool double_precision) {
-  return n + (n >> pad_shift(double_precision)) + 1;
+  const int base = n + (n >> pad_shift(double_precision)) + 1;
+  return double_precision ? base + (10 - base % 8) % 8 : base;
 }
 // Shared memory of a pass over `lines` lines of length n (two ping-pong buffers per line), and
 // the most a pass may use: below the 227 KiB a Hopper CTA may opt into.
@@ -75,9 +81,6 @@ constexpr std::size_t kMaxSharedBytes = 200 * 1024;
 // At most this much a CTA, 2 or more CTAs share an SM: the passes hide their memory latency
 // (3840x2160 in float, at 143 KiB a column CTA, measured 1.34x slower than cufft).
 constexpr std::size_t kFastSharedBytes = 96 * 1024;
-// Pixels from which the fused transform is the default in float (1920x1080 measured faster,
-// 512x512 slower in batches; 1 MP lies between, unmeasured).
-constexpr long long kFusedMinPixels = 1000000;
 // Lines a CTA transforms side by side. The column pass takes adjacent columns so that each row's
 // loads and stores are 64-byte runs (4 complex doubles, 8 complex floats) when that fits in
 // kFastSharedBytes, else 32-byte runs (one sector: 2 or 4), else 0: the shape is

@@ -26,7 +26,7 @@ std::string describe_variants() {
          describe("Detection block statistics (--det-variant)",
                   detection::detection_stats_variants()) +
          describe("Appearance subband transform (--subband-transform; without it, fused runs "
-                  "where it measured faster: float, 1 MP and more, CTAs of at most 96 KiB)",
+                  "where it measured no slower: float, CTAs of at most 96 KiB)",
                   appearance::subband_transforms());
 }
 

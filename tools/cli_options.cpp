@@ -124,8 +124,8 @@ void add_scoring_options(CLI::App& cmd, ScoringArgs& into, const GpuOptionHelp& 
       ->group("GPU only");
   cmd.add_option("--subband-transform", into.subband_transform,
                  "fused | cufft: how the appearance stage forms its subbands (default: fused "
-                 "where it measured faster, float from 1 MP, else cufft; fused refuses sides with a prime "
-                 "factor above 5); scores agree within 1e-12")
+                 "in float where its CTAs fit 96 KiB (measured no slower), else cufft; fused "
+                 "refuses sides with a prime factor above 5); scores agree within 1e-12")
       ->type_name("NAME")
       ->group("GPU only");
   cmd.add_option("--gpu-memory-limit", into.gpu_memory_limit, gpu_help.gpu_memory_limit)

@@ -217,8 +217,10 @@ pipe = {(key(r), r["variant"]): r for r in rows if r["group"] == "pipeline"}
 for (k, v), r in sorted(pipe.items()):
     if v in ("single", "batch-distinct-refs") and (k, v + "-cufft") in pipe:
         c = pipe[(k, v + "-cufft")]
-        print("GOAL pipeline %dx%d %s %s: default %.3f ms (%.0f pairs/s), cufft %.3f ms (%.0f pairs/s)"
-              % (k + (v, r["median_ms"], r["pairs_per_s"] or 0, c["median_ms"], c["pairs_per_s"] or 0)))
+        f = pipe.get((k, v + "-fused"))
+        fused = ", fused %.3f ms (%.0f pairs/s)" % (f["median_ms"], f["pairs_per_s"] or 0) if f else ""
+        print("GOAL pipeline %dx%d %s %s: default %.3f ms (%.0f pairs/s), cufft %.3f ms (%.0f pairs/s)%s"
+              % (k + (v, r["median_ms"], r["pairs_per_s"] or 0, c["median_ms"], c["pairs_per_s"] or 0, fused)))
 PY
 )
 fi

@@ -53,8 +53,10 @@ TEST(SubbandTransform, LinesGetNOver8ThreadsAndCtasStayWithin1024) {
 }
 
 TEST(SubbandTransform, ResolveFallsBackOnlyWhenNotAsked) {
-  // The default: fused in float from 1 MP while its CTAs are small, else cufft (measured).
-  EXPECT_EQ(resolve_subband_transform("", 512, 512, false), SubbandTransform::Cufft);
+  // The default: fused in float while its CTAs are small, else cufft (measured).
+  EXPECT_EQ(resolve_subband_transform("", 512, 512, false), SubbandTransform::Fused);
+  EXPECT_EQ(resolve_subband_transform("", 36, 40, false), SubbandTransform::Fused);
+  EXPECT_EQ(resolve_subband_transform("", 34, 34, false), SubbandTransform::Cufft);  // 17
   EXPECT_EQ(resolve_subband_transform("", 1920, 1080, false), SubbandTransform::Fused);
   EXPECT_EQ(resolve_subband_transform("", 3840, 2160, false), SubbandTransform::Cufft);
   EXPECT_EQ(resolve_subband_transform("", 512, 512, true), SubbandTransform::Cufft);

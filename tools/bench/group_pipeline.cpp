@@ -64,17 +64,20 @@ void run_pipeline_group(BenchContext& ctx) {
     ctx.guarded("pipeline " + format_size(s.width, s.height), [&] {
       for (const PipelineBenchRow& p : bench_pipeline(o)) ctx.add(to_row(p, c.gpu_warmup));
     });
-    // Where the default is the fused subband transform, the cuFFT one beside it (GPU rows only),
-    // so one run compares them (issue 26, item 2).
-    const bool fused_somewhere =
-        appearance::fused_subband_transform_supports(s.width, s.height, true) ||
+    // Where the fused subband transform can run, each transform by name beside the default
+    // rows (GPU rows only, modes "-fused" and "-cufft"), so one run compares them whichever the
+    // default picks (issue 26, item 2).
+    const bool both_precisions_fused =
+        appearance::fused_subband_transform_supports(s.width, s.height, true) &&
         appearance::fused_subband_transform_supports(s.width, s.height, false);
-    if (fused_somewhere && gpu_backend_compiled() && gpu_device_available()) {
-      o.subband_transform = "cufft";
+    if (both_precisions_fused && gpu_backend_compiled() && gpu_device_available()) {
       o.cpu = false;
-      ctx.guarded("pipeline " + format_size(s.width, s.height) + " cufft", [&] {
-        for (const PipelineBenchRow& p : bench_pipeline(o)) ctx.add(to_row(p, c.gpu_warmup));
-      });
+      for (const char* transform : {"fused", "cufft"}) {
+        o.subband_transform = transform;
+        ctx.guarded("pipeline " + format_size(s.width, s.height) + " " + transform, [&] {
+          for (const PipelineBenchRow& p : bench_pipeline(o)) ctx.add(to_row(p, c.gpu_warmup));
+        });
+      }
     }
   }
 }
