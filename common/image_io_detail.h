@@ -1,6 +1,7 @@
 // Internals shared by the image codec files (image_io.cpp, image_format.cpp, gray_convert.cpp,
 // image_write.cpp, png_read.cpp, png_write.cpp, jpeg_io.cpp, tiff_read.cpp, tiff_write.cpp,
-// stb_io.cpp). Not part of the public API: include common/image_io.h instead.
+// stb_io.cpp, bmp_direct_read.cpp). Not part of the public API: include common/image_io.h
+// instead.
 #pragma once
 
 #include <cstddef>
@@ -65,9 +66,21 @@ DecodedImage decode_jpeg(const std::string& path, const std::vector<std::uint8_t
 // Throws InputError "TIFF support not built" when MAD_HAVE_TIFF is not defined.
 DecodedImage decode_tiff(const std::string& path, const std::vector<std::uint8_t>& bytes);
 // BMP and binary PGM/PPM through stb_image; throws InputError "... support not built" without
-// MAD_HAVE_STB.
+// MAD_HAVE_STB. A BMP is offered to decode_bmp_direct first.
 DecodedImage decode_stb(const std::string& path, const std::vector<std::uint8_t>& bytes,
                         FileFormat format);
+#ifdef MAD_HAVE_STB
+// The direct BMP reader (bmp_direct_read.cpp): uncompressed 24-bit, 32-bit (BI_RGB or standard
+// BI_BITFIELDS) and all-gray-palette 8-bit files under a 40/108/124-byte header, either row
+// order. Returns exactly what stbi_load_from_memory(..., 0) returns for the file (8-bit palette
+// files as 3 channels, as stb gives them), or nothing for any file it does not handle
+// completely, including every corrupt or truncated one; never throws InputError and never reads
+// outside `bytes`. Built with libstb only: without it no BMP is read at all.
+std::optional<DecodedImage> decode_bmp_direct(const std::vector<std::uint8_t>& bytes);
+// How many BMPs decode_stb has returned from decode_bmp_direct in this process (for the tests
+// that check which path a file took).
+std::size_t bmp_direct_decodes();
+#endif
 
 #ifdef MAD_HAVE_TIFF
 // libtiff reports problems through process-wide handlers that print to stderr. Ours keep the

@@ -1,13 +1,18 @@
-// BMP and binary PGM/PPM (P5/P6) decoding through Debian's libstb (stb_image 2.27).
+// BMP and binary PGM/PPM (P5/P6) decoding through Debian's libstb (stb_image 2.27). A BMP goes
+// first to bmp_direct_read.cpp (uncompressed 24/32-bit and gray-palette 8-bit), which returns
+// stb's result without stb's byte-at-a-time reads or declines, and then stb reads it here.
 //
 // stb_image does not notice truncated BMP/PNM pixel data (missing bytes read as zero or stay
 // uninitialised), and its 2.27 PNM reader returns 16-bit samples in file byte order (PNM is
 // big-endian). So the headers are checked here first for size, and the byte order of 16-bit
 // results is verified against the file and corrected when needed.
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/image_io_detail.h"
@@ -96,7 +101,13 @@ struct StbFree {
   void operator()(void* p) const { stbi_image_free(p); }
 };
 
+std::atomic<std::size_t> bmp_direct_count{0};
+
 }  // namespace
+
+std::size_t bmp_direct_decodes() {
+  return bmp_direct_count.load(std::memory_order_relaxed);
+}
 
 DecodedImage decode_stb(const std::string& path, const std::vector<std::uint8_t>& bytes,
                         FileFormat format) {
@@ -115,6 +126,10 @@ DecodedImage decode_stb(const std::string& path, const std::vector<std::uint8_t>
       out.notes.push_back("PNM maxval " + std::to_string(pnm.maxval) +
                           ": samples used as stored, not rescaled");
   } else {
+    if (std::optional<DecodedImage> direct = decode_bmp_direct(bytes)) {
+      bmp_direct_count.fetch_add(1, std::memory_order_relaxed);
+      return std::move(*direct);
+    }
     check_bmp_size(path, bytes);
   }
 
