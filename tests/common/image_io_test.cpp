@@ -4,7 +4,11 @@
 
 #include <zlib.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <fstream>
+#include <thread>
 #include <cstdint>
 #include <iterator>
 #include <string>
@@ -108,6 +112,39 @@ TEST(ImageIo, MissingFileDirectoryAndEmptyFile) {
   const std::string empty = dir.file("empty.png");
   test::io::write_bytes(empty, {});
   expect_input_error([&] { load_gray_image(empty); }, empty, "empty");
+}
+
+// A file is read in one buffer of the size the file system reports; a pipe, which reports
+// none, grows its buffer as it reads. Both must give every byte: a noisy PNG of about 300 KB (so
+// the pipe's buffer doubles several times past its first 64 KiB) decodes to the same pixels
+// from a regular file and from a FIFO fed by another thread.
+TEST(ImageIo, PipesAndFilesReadWhole) {
+  TempDir dir;
+  test::io::PngSpec spec;
+  spec.width = 601, spec.height = 499;  // 300 KB of incompressible samples
+  spec.samples = test::io::random_samples(601 * 499, 255, 11);
+  const std::string file = dir.file("noise.png");
+  test::io::write_png_file(file, spec);
+  const std::vector<std::uint8_t> bytes = test::io::read_bytes(file);
+  ASSERT_GT(bytes.size(), std::size_t{4} << 16);
+  const GrayImage from_file = load_gray_image(file);
+
+  const std::string fifo = dir.file("noise.fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::thread writer([&] {
+    std::ofstream out(fifo, std::ios::binary);  // blocks until the reader opens the FIFO
+    out.write(reinterpret_cast<const char*>(bytes.data()),
+              static_cast<std::streamsize>(bytes.size()));
+  });
+  GrayImage from_pipe;
+  EXPECT_NO_THROW(from_pipe = load_gray_image(fifo));
+  writer.join();
+  ASSERT_EQ(from_pipe.pixels.width(), 601);
+  ASSERT_EQ(from_pipe.pixels.height(), 499);
+  for (int r = 0; r < 499; ++r)
+    for (int c = 0; c < 601; ++c)
+      ASSERT_EQ(from_pipe.pixels(r, c), from_file.pixels(r, c)) << r << "," << c;
+  EXPECT_EQ(from_file.pixels(498, 600), spec.samples.back());
 }
 
 TEST(ImageIo, UnknownFormatsAreNamed) {
