@@ -174,8 +174,12 @@ LoadedPair PairPrefetcher::next() {
   if (!sized_ && p.ref && p.dist) {
     sized_ = true;
     const std::size_t per_pair = std::max<std::size_t>(1, decoded_pair_bytes(*p.ref, *p.dist));
+    std::size_t most = depth_.max_pairs;
+    const std::size_t colour_bytes = p.dist->colour.samples.size();
+    if (depth_.pinned_bytes > 0 && colour_bytes > 0)
+      most = std::min(most, std::max(kMinPinnedLookahead, depth_.pinned_bytes / colour_bytes));
     lookahead_ = std::clamp<std::size_t>(depth_.memory_budget_bytes / per_pair, 1,
-                                         std::max<std::size_t>(1, depth_.max_pairs));
+                                         std::max<std::size_t>(1, most));
   }
   schedule_until(next_ + lookahead_);
   return p;

@@ -40,7 +40,18 @@ struct PrefetchDepth {
   std::size_t memory_budget_bytes = std::size_t{1} << 30;
   // Decoding threads: 0 for as many as pairs may be in flight, up to the cores.
   std::size_t threads = 0;
+  // Page-locked bytes the distorted colour images may take (a GPU worker's PinnedCopies; 0:
+  // none). A colour image decoded while that pool is full has no page-locked copy, and the
+  // scoring thread, which feeds the GPU, stages it instead: a 25 MB copy for a 4K image. With
+  // the pool holding 10 4K images and 64 decoded ahead, most were staged: one H200 scored
+  // eval-goal's 4K BMP set in float at 131-159 pairs/s, and 165-167 with the depth held to the
+  // pool (three alternating runs, one host; its two-GPU figure was unchanged, 205-223 pairs/s,
+  // issue 26). So once the first distorted image's size is known the depth is
+  // also at most the distorted images the pool holds, but never below kMinPinnedLookahead:
+  // fewer decodes in flight starved the GPU (at 5, 4.4 s of 6.1 waiting on decoding).
+  std::size_t pinned_bytes = 0;
 };
+constexpr std::size_t kMinPinnedLookahead = 16;
 
 // Host bytes of a decoded pair: what its images hold (the double plane where there is one, the
 // uint8 plane, colour samples), so a GPU worker's 8-bit gray pair counts 1 byte a pixel, not 9.

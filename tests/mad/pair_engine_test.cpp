@@ -241,6 +241,49 @@ TEST(PairPrefetcher, DepthFollowsTheMemoryBudgetOfTheFirstPair) {
             std::make_pair(std::size_t{3}, std::size_t{3}));
 }
 
+// A GPU worker's depth also stays within its page-locked pool (PrefetchDepth::pinned_bytes), so
+// that every distorted colour image decoded ahead can get its page-locked copy: at most the
+// distorted images the pool holds, never below kMinPinnedLookahead, and the memory budget and
+// max_pairs still apply. Gray images take no page-locked copy, so the pool does not limit them.
+TEST(PairPrefetcher, AGpuWorkersDepthStaysWithinItsPageLockedPool) {
+  Images images("prefetch_pinned");
+  std::vector<PairPaths> colour, gray;
+  for (std::uint32_t i = 0; i < 6; ++i) {
+    RawImage8 rgb;
+    rgb.width = rgb.height = kSide;
+    rgb.channels = 3;
+    for (int k = 0; k < 3 * kSide * kSide; ++k)
+      rgb.samples.push_back(static_cast<std::uint8_t>((k * 37 + i * 11) % 251));
+    const std::string path = images.path("c" + std::to_string(i) + ".png");
+    save_png8(path, rgb);
+    colour.push_back({path, path});
+    gray.push_back({images.write("g" + std::to_string(i) + ".png", i),
+                    images.write("h" + std::to_string(i) + ".png", 50 + i)});
+  }
+  const std::size_t image_bytes = 3u * kSide * kSide;  // one distorted image's colour samples
+  const auto depth_after_first = [](const std::vector<PairPaths>& paths, PrefetchDepth depth) {
+    PairPrefetcher prefetcher(paths, depth, /*keep_8bit=*/true);
+    std::size_t after = 0;
+    for (std::size_t i = 0; prefetcher.has_next(); ++i) {
+      const LoadedPair p = prefetcher.next();
+      EXPECT_TRUE(p.ref && p.dist) << p.error;
+      if (i == 0) after = prefetcher.lookahead();
+    }
+    return after;
+  };
+  ASSERT_TRUE(load_source_image(colour[0].dist, true).has_colour());
+  ASSERT_FALSE(load_source_image(gray[0].dist, true).has_colour());
+  const std::size_t big = std::size_t{1} << 30;
+  ASSERT_GT(kMinPinnedLookahead, 3u);
+  ASSERT_LT(kMinPinnedLookahead, 20u);
+  EXPECT_EQ(depth_after_first(colour, {64, 2, big, 0, 0}), 64u);  // no pool
+  EXPECT_EQ(depth_after_first(colour, {64, 2, big, 0, 20 * image_bytes + 7}), 20u);
+  EXPECT_EQ(depth_after_first(colour, {64, 2, big, 0, 3 * image_bytes}), kMinPinnedLookahead);
+  EXPECT_EQ(depth_after_first(colour, {12, 2, big, 0, 20 * image_bytes}), 12u);  // max_pairs
+  EXPECT_EQ(depth_after_first(colour, {64, 2, 5 * 2 * image_bytes, 0, 20 * image_bytes}), 5u);
+  EXPECT_EQ(depth_after_first(gray, {64, 2, big, 0, 3 * image_bytes}), 64u);  // gray: no copy
+}
+
 // `count` pairs of gray PNGs, each run of `per_reference` pairs sharing a reference (as datasets
 // list them).
 std::vector<PairPaths> shared_reference_pairs(const Images& images, std::uint32_t count,
