@@ -1,10 +1,13 @@
 // The memory models of mad/memory_estimate.h and the checks of mad/memory_check.h.
 //
 // The CPU model is held to the code by measurement: this file replaces the global operator
-// new/delete of the mad test executable with counting versions (a 16-byte size header, then
-// malloc), so a test can read the peak heap of one mad::score call and compare it with the
-// model. The counters cost two relaxed atomics per allocation; every other test of the
-// executable runs unchanged.
+// new/delete of the mad test executable with counting versions (a 16-byte header holding the
+// size and the measuring window the block was allocated in, then malloc), so a test can read
+// the peak heap of one mad::score call and compare it with the model. Only blocks allocated
+// inside the window count: the call may also free older ones (a per-shape cache evicting a
+// shape that earlier tests of the process built), and those frees must not hide what the call
+// itself held. The counters cost a few relaxed atomics per allocation; every other test of
+// the executable runs unchanged.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -23,26 +26,37 @@
 
 namespace {
 
-std::atomic<std::size_t> g_heap_now{0};
-std::atomic<std::size_t> g_heap_peak{0};
-constexpr std::size_t kHeader = 16;  // keeps the default new alignment (16 on x86-64)
+std::atomic<std::size_t> g_window{0};  // the open measuring window's number; 0: none
+std::atomic<std::size_t> g_window_now{0};
+std::atomic<std::size_t> g_window_peak{0};
+struct Header {
+  std::size_t size;
+  std::size_t window;
+};
+static_assert(sizeof(Header) == 16, "keeps the default new alignment (16 on x86-64)");
 
 void* counted_alloc(std::size_t n) {
-  void* raw = std::malloc(n + kHeader);
+  void* raw = std::malloc(n + sizeof(Header));
   if (!raw) throw std::bad_alloc();
-  *static_cast<std::size_t*>(raw) = n;
-  const std::size_t now = g_heap_now.fetch_add(n, std::memory_order_relaxed) + n;
-  std::size_t peak = g_heap_peak.load(std::memory_order_relaxed);
-  while (now > peak && !g_heap_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+  Header* h = static_cast<Header*>(raw);
+  h->size = n;
+  h->window = g_window.load(std::memory_order_relaxed);
+  if (h->window != 0) {
+    const std::size_t now = g_window_now.fetch_add(n, std::memory_order_relaxed) + n;
+    std::size_t peak = g_window_peak.load(std::memory_order_relaxed);
+    while (now > peak &&
+           !g_window_peak.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
+    }
   }
-  return static_cast<char*>(raw) + kHeader;
+  return h + 1;
 }
 
 void counted_free(void* p) noexcept {
   if (!p) return;
-  void* raw = static_cast<char*>(p) - kHeader;
-  g_heap_now.fetch_sub(*static_cast<std::size_t*>(raw), std::memory_order_relaxed);
-  std::free(raw);
+  Header* h = static_cast<Header*>(p) - 1;
+  if (h->window != 0 && h->window == g_window.load(std::memory_order_relaxed))
+    g_window_now.fetch_sub(h->size, std::memory_order_relaxed);
+  std::free(h);
 }
 
 }  // namespace
@@ -96,7 +110,8 @@ constexpr std::size_t kSmallAllocations = 64 * 1024;
 // phase; the first pair of a shape builds the bank only after detection).
 constexpr double kCpuModelSlack = 0.05;
 
-// Peak heap of one CPU score, beyond what was allocated before the call (the input images).
+// Peak heap of one CPU score: of the blocks it allocated, the most it held at once (the input
+// images, made before, are not counted).
 std::size_t measured_cpu_peak(int width, int height, int threads, bool want_maps) {
   const GrayImage ref = make_gray_image(test::random_image(width, height, 11));
   const GrayImage dst = make_gray_image(test::random_image(width, height, 12));
@@ -104,15 +119,17 @@ std::size_t measured_cpu_peak(int width, int height, int threads, bool want_maps
   o.backend = Backend::Cpu;
   o.want_maps = want_maps;
   set_thread_count(threads);
-  const std::size_t before = g_heap_now.load();
-  g_heap_peak.store(before);
+  static std::size_t windows = 0;
+  g_window_now.store(0);
+  g_window_peak.store(0);
+  g_window.store(++windows);
   {
     const ScoreResult r = score(ref, dst, o);
     EXPECT_TRUE(std::isfinite(r.mad));
   }
-  const std::size_t peak = g_heap_peak.load();
+  g_window.store(0);
   set_thread_count(0);
-  return peak - before;
+  return g_window_peak.load();
 }
 
 TEST(CpuMemoryEstimate, BoundsTheMeasuredPeakHeapOfTheCpuPath) {
