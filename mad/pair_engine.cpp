@@ -192,13 +192,15 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
       // copies from: the scoring thread stages nothing (mad/pinned_copies.h).
       std::shared_ptr<PinnedCopies> pinned;
       if (gpu) {
-        // At most the decoding budget, and never more than 512 MiB of page-locked memory
-        // (KADID-sized images need ~25 MiB; 21 4K images fit, the depth that kept one H200 fed
-        // on eval-goal's 4K set); the depth stays within it (PrefetchDepth::pinned_bytes).
-        // 2 GiB, with 64 4K images ahead, was slower: 138 against 155 pairs/s in float, one
-        // H200 (each copy then also costs a decoding thread 25 MB of copying into it).
+        // At most the decoding budget, and never more than 256 MiB of page-locked memory
+        // (KADID-sized images need ~25 MiB; 10 4K images fit); the depth stays within it, but
+        // at least 16 pairs (PrefetchDepth::pinned_bytes). Larger pools cost more than they
+        // save, one H200 host, eval-goal's 4K set (issue 26): 512 MiB (21 4K images) took double
+        // on two GPUs from 122 to 115 pairs/s (each worker's pool grows by cudaMallocHost calls
+        // at its start) for no float gain; 2 GiB with 64 images ahead took float on one GPU from
+        // 155 to 138 (each image's copy also costs its decoding thread 25 MB of copying).
         depth.pinned_bytes =
-            std::min<std::size_t>(depth.memory_budget_bytes, std::size_t{512} << 20);
+            std::min<std::size_t>(depth.memory_budget_bytes, std::size_t{256} << 20);
         pinned = std::make_shared<PinnedCopies>(depth.pinned_bytes);
         prepare_distorted = [pinned](SourceImage& image) { pinned->attach(image); };
       }

@@ -43,12 +43,12 @@ struct PrefetchDepth {
   // Page-locked bytes the distorted colour images may take (a GPU worker's PinnedCopies; 0:
   // none). A colour image decoded while that pool is full has no page-locked copy, and the
   // scoring thread, which feeds the GPU, stages it instead: a 25 MB copy for a 4K image. With
-  // the pool holding 10 4K images and 64 decoded ahead, most were staged: one H200 scored
-  // eval-goal's 4K BMP set in float at 131-159 pairs/s, and 165-167 with the depth held to the
-  // pool (three alternating runs, one host; its two-GPU figure was unchanged, 205-223 pairs/s,
-  // issue 26). So once the first distorted image's size is known the depth is
-  // also at most the distorted images the pool holds, but never below kMinPinnedLookahead:
-  // fewer decodes in flight starved the GPU (at 5, 4.4 s of 6.1 waiting on decoding).
+  // the pool holding 10 4K images and 64 decoded ahead, most were staged. So once the first
+  // distorted image's size is known the depth is also at most the distorted images the pool
+  // holds, but never below kMinPinnedLookahead: fewer decodes in flight starved the GPU (at 5,
+  // 4.4 s of 6.1 waiting on decoding; at 10, 1.0 s). On eval-goal's 4K BMP set (two H200s, one
+  // host, alternating runs, issue 26) that took float on one GPU from 151 to 165-168 pairs/s
+  // and on two from 208 to 228 (one run); double on two GPUs unchanged (120 -> 122).
   std::size_t pinned_bytes = 0;
 };
 constexpr std::size_t kMinPinnedLookahead = 16;
