@@ -4,14 +4,20 @@
 
 #include <zlib.h>
 
+#include <fcntl.h>
+#include <pthread.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
-#include <thread>
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cstdint>
+#include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "common/error.h"
@@ -131,13 +137,33 @@ TEST(ImageIo, PipesAndFilesReadWhole) {
 
   const std::string fifo = dir.file("noise.fifo");
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::atomic<bool> written{false};
   std::thread writer([&] {
-    std::ofstream out(fifo, std::ios::binary);  // blocks until the reader opens the FIFO
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
+    // A reader that stops early must fail the test, not kill the process: with SIGPIPE blocked
+    // in this thread, writing to a FIFO nobody reads fails with EPIPE instead.
+    sigset_t pipe_signal;
+    sigemptyset(&pipe_signal);
+    sigaddset(&pipe_signal, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+    {
+      std::ofstream out(fifo, std::ios::binary);  // blocks until a reader opens the FIFO
+      out.write(reinterpret_cast<const char*>(bytes.data()),
+                static_cast<std::streamsize>(bytes.size()));
+    }
+    written = true;
   });
   GrayImage from_pipe;
   EXPECT_NO_THROW(from_pipe = load_gray_image(fifo));
+  // A reader that failed before reading everything (or before opening the FIFO at all, maybe
+  // before the writer reached its open) must not leave the writer waiting: hold a read end open
+  // and drain it until the writer is done. Once the reader has read the whole file, it is.
+  const int drain = ::open(fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  char sink[1 << 12];
+  while (!written && drain >= 0) {
+    if (::read(drain, sink, sizeof sink) <= 0)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  if (drain >= 0) ::close(drain);
   writer.join();
   ASSERT_EQ(from_pipe.pixels.width(), 601);
   ASSERT_EQ(from_pipe.pixels.height(), 499);
