@@ -7,6 +7,10 @@
 #include <thread>
 #include <vector>
 
+#ifdef __linux__
+#include <pthread.h>
+#endif
+
 namespace mad {
 namespace {
 std::atomic<int> g_thread_override{0};
@@ -20,6 +24,14 @@ int thread_count() {
 
 void set_thread_count(int threads) {
   g_thread_override.store(std::max(0, threads));
+}
+
+void name_this_thread(const std::string& name) {
+#ifdef __linux__
+  pthread_setname_np(pthread_self(), name.substr(0, 15).c_str());
+#else
+  (void)name;
+#endif
 }
 
 void parallel_for(int n, const std::function<void(int)>& fn) {

@@ -104,16 +104,18 @@ PrefetchDepth prefetch_depth(const EngineOptions& options, int workers, bool gpu
   const std::size_t budget = options.decode_memory_bytes > 0 ? options.decode_memory_bytes
                                                              : default_decode_memory_bytes();
   d.memory_budget_bytes = budget / static_cast<std::size_t>(std::max(1, workers));
-  if (options.lookahead > 0) {
-    d.max_pairs = d.initial_pairs = options.lookahead;
-    return d;
-  }
   const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
   const auto shared = static_cast<std::size_t>(std::max(1, workers));
-  d.max_pairs = std::max<std::size_t>(4, 2 * cores / shared);
-  // The workers' pools together have one thread a core (more would only take turns).
-  const std::size_t free_cores = gpu && cores > 2 * shared ? cores - shared : cores;
-  d.threads = std::max<std::size_t>(1, std::min(d.max_pairs, free_cores / shared));
+  if (options.lookahead > 0) {
+    d.max_pairs = d.initial_pairs = options.lookahead;
+  } else {
+    d.max_pairs = std::max<std::size_t>(4, 2 * cores / shared);
+    // The workers' pools together have one thread a core (more would only take turns).
+    const std::size_t free_cores = gpu && cores > 2 * shared ? cores - shared : cores;
+    d.threads = std::max<std::size_t>(1, std::min(d.max_pairs, free_cores / shared));
+  }
+  // Asked for: exactly that many (PairPrefetcher's 0 means one per pair in flight).
+  if (options.decode_threads > 0) d.threads = options.decode_threads;
   return d;
 }
 
@@ -263,7 +265,12 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
     work(0);
   } else {
     std::vector<std::thread> threads;
-    for (int w = 0; w < report.workers; ++w) threads.emplace_back(work, w);
+    for (int w = 0; w < report.workers; ++w)
+      threads.emplace_back([&work, w] {
+        // A lone worker runs on the caller's thread, whose name stays the process's.
+        name_this_thread("mad-worker-" + std::to_string(w));
+        work(w);
+      });
     for (auto& t : threads) t.join();
   }
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "common/error.h"
+#include "common/parallel.h"
 
 namespace mad {
 
@@ -44,6 +45,7 @@ class PairPrefetcher::DecodePool {
 
  private:
   void serve() {
+    name_this_thread("mad-decode");
     for (;;) {
       std::function<void()> job;
       {

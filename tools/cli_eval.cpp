@@ -27,6 +27,7 @@ struct EvalArgs {
   ScoringArgs scoring;
   bool resume = false, force = false, higher_better = false, lower_better = false, quiet = false;
   int gpus = 0, workers_per_gpu = 1, cpu_workers = 1, threads = 0, resamples = 1000;
+  int decode_threads = 0;
   std::size_t limit = 0;
   std::uint64_t seed = datasets::BootstrapOptions{}.seed;
   bool make_synthetic = false;
@@ -143,6 +144,7 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   c.runner.gpus = a.gpus;
   c.runner.workers_per_gpu = a.workers_per_gpu;
   c.runner.cpu_workers = a.cpu_workers;
+  c.runner.decode_threads = static_cast<std::size_t>(a.decode_threads);
   c.runner.score = to_score_options(a.scoring);
   const BackendChoice choice = choose_backend(c.runner.score.backend);
   refuse_backend_options(cmd, choice, c.runner.score.precision);
@@ -241,6 +243,11 @@ Subcommand add_eval_command(CLI::App& root) {
                   "CPU backend: pairs scored side by side (each also uses --threads)")
       ->capture_default_str()
       ->check(decimal_in_range(1, 1024, "leave it out for one"))
+      ->group("Workers");
+  cmd->add_option("--decode-threads", a->decode_threads,
+                  "Threads decoding images ahead of each worker (default: the cores the "
+                  "workers leave free, shared among them)")
+      ->check(decimal_in_range(1, 1024, "leave it out for the default"))
       ->group("Workers");
   cmd->add_option("--limit", a->limit, "Score at most N new pairs (then --resume continues)")
       ->check(decimal_in_range(1, std::numeric_limits<long long>::max(),

@@ -128,6 +128,21 @@ TEST(PairEngine, InOrderDeliversJobOrderFromSeveralWorkers) {
   }
 }
 
+// --decode-threads: each worker's pool has exactly that many threads (the report sums them),
+// whatever the cores, and the scores stay those of the default pools.
+TEST(PairEngine, DecodeThreadsSetsEachWorkersPool) {
+  const Images images("decode_threads");
+  const auto jobs = grouped_jobs(images);
+  EngineReport by_default, asked;
+  const Delivered a = run(jobs, cpu_options(2, true), 0, &by_default);
+  EngineOptions options = cpu_options(2, true);
+  options.decode_threads = 5;
+  const Delivered b = run(jobs, options, 0, &asked);
+  EXPECT_EQ(asked.decode_threads, 10u);
+  EXPECT_EQ(b.ids, a.ids);
+  for (const auto& j : jobs) EXPECT_TRUE(same_bits(b.mad.at(j.id), a.mad.at(j.id))) << j.dist;
+}
+
 // The GPU backend through the engine (decoding pool, a sleeping GPU thread, overlapped slots,
 // reused references): the scores of the single-pair API on the same backend, and the wait
 // counters within the workers' time.

@@ -448,6 +448,11 @@ std::vector<Row> eval_rows() {
       {"--cpu-workers", "--cpu-workers 2 --json sum.json", false, "",
        [summary](auto&) { EXPECT_EQ(summary()["settings"]["workers"], 2); }},
       {"--cpu-workers", "--cpu-workers 0", false, "outside [1,"},
+      // A CPU worker's default is every core; 3 threads differ from it on CI's 2 cores and on
+      // hosts of many.
+      {"--decode-threads", "--decode-threads 3 --json sum.json", false, "",
+       [summary](auto&) { EXPECT_EQ(summary()["run"]["decode_threads"], 3); }},
+      {"--decode-threads", "--decode-threads 0", false, "leave it out for the default"},
       {"--limit", "--limit 1", false, "", [results](auto&) { EXPECT_EQ(lines(results()), 2u); }},
       {"--limit", "--limit -1", false, "leave --limit out"},
       {"--limit", "--limit 0", false, "leave --limit out"},
