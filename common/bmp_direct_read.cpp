@@ -203,7 +203,8 @@ std::optional<DecodedImage> decode_bmp_direct(const std::vector<std::uint8_t>& b
   out.bit_depth = 8;
   const std::size_t width = static_cast<std::size_t>(s.width);
   const std::size_t out_row = width * s.channels;
-  out.samples8.resize(out_row * static_cast<std::size_t>(s.height));
+  // Every sample is written below (each row whole, rows in either order).
+  out.samples8 = take_sample_buffer(out_row * static_cast<std::size_t>(s.height));
   std::uint32_t alpha = 0;
   for (long long r = 0; r < s.height; ++r) {
     // A bottom-up file stores the image's last row first; stb returns top row first.

@@ -49,6 +49,12 @@ void check_header(const std::string& path, long long width, long long height, in
 }
 
 std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
+  std::vector<std::uint8_t> bytes;
+  read_file_bytes(path, bytes);
+  return bytes;
+}
+
+void read_file_bytes(const std::string& path, std::vector<std::uint8_t>& bytes) {
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
   if (status.type() == std::filesystem::file_type::not_found)
@@ -66,11 +72,13 @@ std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
   // 55-117 ms an image on the 32-core GPU host's decoding threads, 32-45 ms since (each unmap
   // of a dropped block also stalls the process's other threads). The size is only a hint:
   // reading goes on to the end of the file, so pipes, and files that grow meanwhile, are read
-  // whole as before.
-  std::vector<std::uint8_t> bytes;
+  // whole as before. A kept buffer (thread_file_buffer) is resized to the file's size: within
+  // its capacity nothing is allocated, and a shrink writes nothing.
   struct stat info {};
   if (fstat(fileno(file.get()), &info) == 0 && S_ISREG(info.st_mode) && info.st_size > 0)
     bytes.resize(static_cast<std::size_t>(info.st_size));
+  else
+    bytes.clear();
   std::size_t filled = 0;
   for (;;) {
     if (filled == bytes.size()) {  // full: does the file go on?
@@ -87,7 +95,42 @@ std::vector<std::uint8_t> read_file_bytes(const std::string& path) {
   if (std::ferror(file.get()))
     throw_input_error(path, std::string("read error: ") + std::strerror(errno));
   if (bytes.empty()) throw_input_error(path, "file is empty");
-  return bytes;
+}
+
+namespace {
+thread_local std::vector<std::uint8_t> t_file_buffer;
+thread_local std::vector<std::uint8_t> t_spare_samples;
+}  // namespace
+
+std::vector<std::uint8_t>& thread_file_buffer() {
+  return t_file_buffer;
+}
+
+}  // namespace mad::io_detail
+
+namespace mad {
+
+void recycle_samples(std::vector<std::uint8_t>&& samples) {
+  // The larger of the two is kept: a thread decoding one dataset sees one size.
+  if (samples.capacity() > io_detail::kKeptBytes ||
+      samples.capacity() <= io_detail::t_spare_samples.capacity()) {
+    std::vector<std::uint8_t>().swap(samples);
+    return;
+  }
+  samples.resize(samples.capacity());  // take_sample_buffer then shrinks without writing
+  io_detail::t_spare_samples.swap(samples);
+  std::vector<std::uint8_t>().swap(samples);
+}
+
+}  // namespace mad
+
+namespace mad::io_detail {
+
+std::vector<std::uint8_t> take_sample_buffer(std::size_t bytes) {
+  std::vector<std::uint8_t> v;
+  if (t_spare_samples.capacity() >= bytes) v.swap(t_spare_samples);
+  v.resize(bytes);  // within the spare's capacity: no allocation, and a shrink writes nothing
+  return v;
 }
 
 FileFormat sniff_format(const std::vector<std::uint8_t>& bytes) {

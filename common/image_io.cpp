@@ -14,7 +14,15 @@ namespace {
 
 io_detail::DecodedImage decode_file(const std::string& path) {
   using io_detail::FileFormat;
-  const std::vector<std::uint8_t> bytes = io_detail::read_file_bytes(path);
+  std::vector<std::uint8_t>& bytes = io_detail::thread_file_buffer();
+  // A huge file's buffer is not kept past this decode, whatever way it ends.
+  struct Trim {
+    std::vector<std::uint8_t>& bytes;
+    ~Trim() {
+      if (bytes.capacity() > io_detail::kKeptBytes) std::vector<std::uint8_t>().swap(bytes);
+    }
+  } trim{bytes};
+  io_detail::read_file_bytes(path, bytes);
   const FileFormat format = io_detail::sniff_format(bytes);
   io_detail::DecodedImage decoded;
   switch (format) {

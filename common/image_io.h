@@ -9,6 +9,7 @@
 //    images use the direct luminance formula (the 2011 rule, spec §14).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -52,12 +53,21 @@ struct SourceImage {
   GrayImage gray;
   RawImage8 colour;  // 3 or 4 channels when set
   // Optional: the same colour samples in page-locked host memory, which the GPU copies from
-  // directly (set by the GPU engine's decoding threads; mad/pinned_copies.h).
+  // directly (set by the GPU engine's decoding threads; mad/pinned_copies.h). The engine then
+  // gives `colour.samples` back to its decoding thread (recycle_samples): `colour` keeps the
+  // shape with no samples, and the page-locked copy is the image's only one.
   std::shared_ptr<const std::uint8_t> pinned_colour;
   // The shape of `gray.gray8` when it alone holds the gray plane; 0 x 0 otherwise.
   int gray8_width = 0, gray8_height = 0;
-  bool has_colour() const { return !colour.samples.empty(); }
+  bool has_colour() const { return !colour.samples.empty() || pinned_colour != nullptr; }
   bool gray8_only() const { return gray8_width > 0; }
+  // The colour samples' bytes, pageable or page-locked (0 without colour).
+  std::size_t colour_bytes() const {
+    return has_colour() ? static_cast<std::size_t>(colour.width) *
+                              static_cast<std::size_t>(colour.height) *
+                              static_cast<std::size_t>(colour.channels)
+                        : 0;
+  }
   int width() const {
     return has_colour() ? colour.width : gray8_only() ? gray8_width : gray.pixels.width();
   }
@@ -72,6 +82,11 @@ struct SourceImage {
 // the uint8 plane alone (SourceImage::gray8_only). Files of more than 8 bits get the double
 // plane either way. Throws as load_gray_image does.
 SourceImage load_source_image(const std::string& path, bool keep_8bit);
+// Gives a decoded image's sample buffer to the calling thread's next decode (8-bit BMP and PNG
+// files through our own readers write into it instead of fresh memory; see
+// io_detail::take_sample_buffer). The thread keeps one such buffer, the largest it was given,
+// up to 128 MiB; `samples` is left empty.
+void recycle_samples(std::vector<std::uint8_t>&& samples);
 // The gray image of `source`, as load_gray_image makes it of the same file: a copy of `gray`,
 // the host conversion of `colour`, or `gray.gray8` with its double plane.
 GrayImage gray_of(const SourceImage& source);

@@ -47,6 +47,22 @@ void check_image8_for_write(const char* writer, const std::string& path, const R
 
 // Whole file contents. Missing file, directory, unreadable and empty files throw InputError.
 std::vector<std::uint8_t> read_file_bytes(const std::string& path);
+// The same into `bytes`, whose capacity is reused (its size becomes the file's).
+void read_file_bytes(const std::string& path, std::vector<std::uint8_t>& bytes);
+
+// Buffers a decoding thread keeps from one file to the next. A 4K RGB image is a 25 MB file and
+// 25 MB of samples; taken afresh for every image, their pages faulted in on the decoding
+// thread and were unmapped by whichever thread dropped them last: on the 32-core two-GPU host
+// (eval-goal's 4K BMP set, issue 26) the decoders spent about as long in the kernel as in
+// decoding, and the page-table traffic slowed the threads feeding the GPUs. Buffers above
+// kKeptBytes are never kept (a thread holds no 8K-sized buffer beyond its use).
+constexpr std::size_t kKeptBytes = std::size_t{128} << 20;
+// This thread's file buffer (read_file_bytes(path, ...) fills it; decode_file trims it).
+std::vector<std::uint8_t>& thread_file_buffer();
+// A vector of `bytes` samples for a codec to overwrite whole: the buffer this thread was given
+// back (recycle_samples, image_io.h) when it is large enough, else a new one. Its contents are
+// whatever the buffer held: a codec must write every sample.
+std::vector<std::uint8_t> take_sample_buffer(std::size_t bytes);
 // Format from magic bytes; kUnknown when nothing matches.
 FileFormat sniff_format(const std::vector<std::uint8_t>& bytes);
 // For an unrecognised file, a precise reason (e.g. "GIF images are not supported").

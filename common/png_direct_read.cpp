@@ -219,9 +219,8 @@ bool unfilter_row(int filter, const std::uint8_t* in, const std::uint8_t* prior,
   return unfilter_row_bytes<Bpp>(filter, in, prior, out, n);
 }
 
-// A buffer of at least `bytes`: the thread's own, kept between files, for the common sizes; for
-// a larger one `once`, released with the caller's frame (a thread keeps no huge buffer).
-constexpr std::size_t kKeptBytes = std::size_t{32} << 20;
+// A buffer of at least `bytes`: the thread's own, kept between files, up to kKeptBytes
+// (image_io_detail.h); for a larger one `once`, released with the caller's frame.
 std::vector<std::uint8_t>& scratch(std::vector<std::uint8_t>& kept, std::vector<std::uint8_t>& once,
                                    std::size_t bytes) {
   std::vector<std::uint8_t>& v = bytes <= kKeptBytes ? kept : once;
@@ -323,7 +322,7 @@ std::optional<DecodedImage> decode_png_direct(const std::vector<std::uint8_t>& b
   out.height = static_cast<int>(height);
   out.channels = channels;
   out.bit_depth = 8;
-  out.samples8.resize(row_bytes * height);
+  out.samples8 = take_sample_buffer(row_bytes * height);  // every row is unfiltered into it
   bool ok = false;
   switch (channels) {
     case 1: ok = unfilter_image<1>(filtered.data(), row_bytes, height, out.samples8.data()); break;

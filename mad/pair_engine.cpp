@@ -204,7 +204,13 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
         depth.pinned_bytes =
             std::min<std::size_t>(depth.memory_budget_bytes, std::size_t{256} << 20);
         pinned = std::make_shared<PinnedCopies>(depth.pinned_bytes);
-        prepare_distorted = [pinned](SourceImage& image) { pinned->attach(image); };
+        // With a page-locked copy the pageable samples are not read again: their buffer goes
+        // back to this decoding thread for its next image (recycle_samples), instead of being
+        // unmapped later by the worker and faulted in afresh by a decoder.
+        prepare_distorted = [pinned](SourceImage& image) {
+          pinned->attach(image);
+          if (image.pinned_colour) recycle_samples(std::move(image.colour.samples));
+        };
       }
 #endif
       PairPrefetcher prefetcher(std::move(paths), depth, /*keep_8bit=*/gpu,

@@ -73,8 +73,9 @@ struct PairPrefetcher::RefCache {
 
 std::size_t decoded_pair_bytes(const SourceImage& ref, const SourceImage& dist) {
   const auto bytes = [](const SourceImage& s) {
-    return s.gray.pixels.pixel_count() * sizeof(double) + s.gray.gray8.size() +
-           s.colour.samples.size();
+    // Colour from the shape: an image with a page-locked copy has given its pageable samples
+    // back, but each decoded image ahead still holds that many bytes somewhere.
+    return s.gray.pixels.pixel_count() * sizeof(double) + s.gray.gray8.size() + s.colour_bytes();
   };
   return bytes(ref) + bytes(dist);
 }
@@ -177,7 +178,7 @@ LoadedPair PairPrefetcher::next() {
     sized_ = true;
     const std::size_t per_pair = std::max<std::size_t>(1, decoded_pair_bytes(*p.ref, *p.dist));
     std::size_t most = depth_.max_pairs;
-    const std::size_t colour_bytes = p.dist->colour.samples.size();
+    const std::size_t colour_bytes = p.dist->colour_bytes();
     if (depth_.pinned_bytes > 0 && colour_bytes > 0)
       most = std::min(most, std::max(kMinPinnedLookahead, depth_.pinned_bytes / colour_bytes));
     lookahead_ = std::clamp<std::size_t>(depth_.memory_budget_bytes / per_pair, 1,
