@@ -85,7 +85,7 @@ SourceImage load_source_image(const std::string& path, bool keep_8bit);
 // Gives a decoded image's sample buffer to the calling thread's next decode (8-bit BMP and PNG
 // files through our own readers write into it instead of fresh memory; see
 // io_detail::take_sample_buffer). The thread keeps one such buffer, the largest it was given,
-// up to 128 MiB; `samples` is left empty.
+// up to 64 MiB (io_detail::kKeptBytes); `samples` is left empty.
 void recycle_samples(std::vector<std::uint8_t>&& samples);
 // The gray image of `source`, as load_gray_image makes it of the same file: a copy of `gray`,
 // the host conversion of `colour`, or `gray.gray8` with its double plane.

@@ -55,8 +55,10 @@ void read_file_bytes(const std::string& path, std::vector<std::uint8_t>& bytes);
 // thread and were unmapped by whichever thread dropped them last: on the 32-core two-GPU host
 // (eval-goal's 4K BMP set, issue 26) the decoders spent about as long in the kernel as in
 // decoding, and the page-table traffic slowed the threads feeding the GPUs. Buffers above
-// kKeptBytes are never kept (a thread holds no 8K-sized buffer beyond its use).
-constexpr std::size_t kKeptBytes = std::size_t{128} << 20;
+// kKeptBytes are never kept: a thread then keeps at most two (file and samples) of a 4K RGBA
+// image's size, and none of an 8K image's (100 MB in RGB) beyond its use, so a host of many
+// decoding threads does not hold gigabytes between files.
+constexpr std::size_t kKeptBytes = std::size_t{64} << 20;
 // This thread's file buffer (read_file_bytes(path, ...) fills it; decode_file trims it).
 std::vector<std::uint8_t>& thread_file_buffer();
 // A vector of `bytes` samples for a codec to overwrite whole: the buffer this thread was given

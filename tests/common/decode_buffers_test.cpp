@@ -107,7 +107,7 @@ TEST(DecodeBuffers, AnImageWithOnlyAPageLockedCopyIsStillColour) {
 TEST(DecodeBuffers, HugeBuffersAreNotKept) {
   on_fresh_thread([] {
     std::vector<std::uint8_t> huge;
-    huge.reserve((std::size_t{128} << 20) + 1);
+    huge.reserve((std::size_t{64} << 20) + 1);
     recycle_samples(std::move(huge));
     EXPECT_EQ(huge.capacity(), 0u);  // released either way
     TempDir dir;
