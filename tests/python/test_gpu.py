@@ -118,6 +118,36 @@ def test_mad_torch_matches_host_and_copies_no_images(torch):
     assert (scores[:4].cpu().numpy() == host["mad"]).all()
 
 
+@pytest.mark.parametrize("precision", ["double", "float"])
+def test_mad_torch_layouts_match_host(torch, precision):
+    # mad.torch describes a CUDA batch's images itself (one pointer and the strides per image):
+    # channels-last memory, a strided slice, gray with quantize=False and uint8 input with
+    # quantize=False each score as their images do from host arrays, bit for bit.
+    import mad.torch
+    n = 5
+    g = torch.Generator(device="cuda").manual_seed(3)
+    x = torch.rand((2 * n, 3, 120, 94), device="cuda", generator=g)
+    y = (x + 0.05 * torch.randn(x.shape, device="cuda", generator=g)).clamp(0, 1)
+    u8 = lambda t: (t * 255).round().clamp(0, 255).to(torch.uint8)
+    host = lambda t: [a for a in t.permute(0, 2, 3, 1).cpu().numpy()]
+    gray = lambda t: [a[..., 0] for a in host(t)]
+
+    def check(scores, refs, dists, **kw):
+        want = mad.score_batch(refs, dists, backend="cuda", precision=precision, **kw)
+        assert (scores.cpu().numpy() == want["mad"]).all()
+
+    last = mad.torch.mad(y.contiguous(memory_format=torch.channels_last),
+                         x.contiguous(memory_format=torch.channels_last), precision=precision)
+    check(last, host(u8(x)), host(u8(y)))
+    sliced = mad.torch.mad(y[::2], x[::2], precision=precision)
+    check(sliced, host(u8(x[::2])), host(u8(y[::2])))
+    plain = mad.torch.mad(y[:, :1], x[:, :1], quantize=False, precision=precision)
+    check(plain, [255.0 * a for a in gray(x[:, :1].double())],
+          [255.0 * a for a in gray(y[:, :1].double())])
+    raw = mad.torch.mad(u8(y)[1::2], u8(x)[1::2], quantize=False, precision=precision)
+    check(raw, host(u8(x)[1::2]), host(u8(y)[1::2]))
+
+
 def test_cupy_uint16_matches_host():
     cupy = pytest.importorskip("cupy")
     ref, dist = textured(H, W, 7, None, np.uint16, 65535), textured(H, W, 8, None, np.uint16, 65535)

@@ -91,6 +91,20 @@ def main():
             t = median_seconds(run, a.repeats)
             print("PYTHON: mad.torch.mad (cuda, %d CUDA tensors of %s): %.1f ms per pair"
                   % (a.pairs, shape, t * 1e3 / a.pairs))
+            # Issue 26's case: RGB pairs already on the GPU, each with its own reference (as
+            # the C++ engine's "batch, distinct references" rows of `mad bench --kernels
+            # pipeline`, which this is compared with), in both precisions.
+            g = torch.Generator(device="cuda").manual_seed(0)
+            rgb_ref = torch.rand(a.pairs, 3, a.height, a.width, device="cuda", generator=g)
+            rgb_dist = (rgb_ref + 0.04 * torch.randn(rgb_ref.shape, device="cuda",
+                                                     generator=g)).clamp(0, 1)
+            for precision in ("double", "float"):
+                def run_rgb():
+                    mt.mad(rgb_dist, rgb_ref, precision=precision)
+                    torch.cuda.synchronize()
+                t = median_seconds(run_rgb, a.repeats)
+                print("PYTHON: mad.torch.mad (cuda, %s, %d RGB CUDA tensors of %s, distinct "
+                      "references): %.0f pairs/s" % (precision, a.pairs, shape, a.pairs / t))
         except ImportError:
             print("PYTHON: mad.torch.mad: skipped (no torch)")
     if a.mad:

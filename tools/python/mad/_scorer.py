@@ -145,7 +145,12 @@ class Scorer:
         if self._maps:
             raise ValueError("score_batch returns no maps: use Scorer.score with maps=True")
         data_range = _inputs.check_data_range(data_range)
-        pairs = _pairs(_batch_items(refs), _batch_items(dists), data_range)
+        return self._score_pairs(_pairs(_batch_items(refs), _batch_items(dists), data_range),
+                                 errors)
+
+    def _score_pairs(self, pairs, errors):
+        """score_batch on pairs already described for the C++ scorer (as _pairs yields them:
+        (ref, dist, keep) or a refusal's message); mad.torch builds them itself."""
         with self._lock:
             results, stopped = self._impl.score_many(pairs)
         rows = _rows(results)
