@@ -43,8 +43,9 @@ struct EngineOptions {
   // hardware threads shared among the workers, at least 4), fewer when large pairs would
   // exceed decode_memory_bytes (PrefetchDepth).
   std::size_t lookahead = 0;
-  // Decoding threads per worker. 0: the cores a GPU worker does not hold, shared among the
-  // workers (a CPU run: all cores), at most `lookahead`'s pairs.
+  // Decoding threads per worker (`mad eval --decode-threads`), exactly. 0: the cores the GPU
+  // workers do not hold (a CPU run: all cores), shared among the workers, at most as many as
+  // pairs may be in flight.
   std::size_t decode_threads = 0;
   // Host bytes the decoded pairs ahead may take, over all workers. 0: 1/16 of the host's
   // memory, between 1 and 8 GiB (default_decode_memory_bytes).

@@ -21,8 +21,9 @@ class PinnedCopies {
 
   // Sets image.pinned_colour to a page-locked copy of image.colour.samples, in a buffer that
   // returns to the pool when the last holder lets go (the pool outlives every copy). Leaves
-  // images without colour alone, and the image without a copy when the pool is full. Safe to
-  // call from several threads. A failed page-locked allocation leaves the image without a copy.
+  // images without colour samples (or with a copy already) alone, and the image without a copy
+  // when the pool is full. Safe to call from several threads. A failed page-locked allocation
+  // leaves the image without a copy.
   void attach(SourceImage& image);
   // Page-locked bytes allocated so far (buffers are reused, never returned to the system
   // before the pool goes).

@@ -38,7 +38,8 @@ PinnedCopies::PinnedCopies(std::size_t max_bytes) : pool_(std::make_shared<Pool>
 PinnedCopies::~PinnedCopies() = default;
 
 void PinnedCopies::attach(SourceImage& image) {
-  if (!image.has_colour()) return;
+  // Pageable samples only: an image that has its copy already may have given them back.
+  if (image.colour.samples.empty() || image.pinned_colour) return;
   const std::size_t bytes = image.colour.samples.size();
   auto lease = std::make_shared<Lease>();
   lease->pool = pool_;
