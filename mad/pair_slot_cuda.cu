@@ -111,8 +111,7 @@ bool PairSlot<Real>::pack(const PairInput& src, int role, bool compare, Form& fo
   if (role == 1) dst_pinned_ = nullptr;
   if (src.colour) {
     const RawImage8& c = *src.colour;
-    if (c.channels != 3 && c.channels != 4)
-      throw InputError("colour images need 3 or 4 channels");
+    if (c.channels != 3 && c.channels != 4) throw InputError("colour images need 3 or 4 channels");
     if (host_rgb_.size() == 0) {
       host_rgb_ = cuda::PinnedBuffer<std::uint8_t>(2 * 4 * pixels_);
       dev_rgb_ = cuda::DeviceBuffer<std::uint8_t>(2 * 4 * pixels_);
@@ -257,8 +256,8 @@ void PairSlot<Real>::submit(const PairInput& ref_in, const PairInput& dst_in, bo
 }
 
 template <class Real>
-void PairSlot<Real>::enqueue(const PairInput& ref_in, const PairInput& dst_in,
-                             bool uint8_luminance, bool want_maps) {
+void PairSlot<Real>::enqueue(const PairInput& ref_in, const PairInput& dst_in, bool uint8_luminance,
+                             bool want_maps) {
   cudaStream_t s = stream_.get();
 
   // The reference side is reused only when the same pixels travel the same way and the
@@ -283,12 +282,19 @@ void PairSlot<Real>::enqueue(const PairInput& ref_in, const PairInput& dst_in,
   auto caller_stream = [](const PairInput& in) {
     return reinterpret_cast<cudaStream_t>(in.device->stream);
   };
-  const bool any_device = (ref_changed && ref_in.device) || dst_in.device;
+  // The callers' streams, once each: mad.torch's batches give both images of every pair on
+  // one stream, and each event record and wait is a host call of its own. (A device reference
+  // is always read: it is never taken as unchanged, see above.)
+  cudaStream_t callers[2] = {};
+  int caller_count = 0;
   for (const PairInput* in : {&ref_in, &dst_in})
-    if (in->device && (in == &dst_in || ref_changed)) {
-      input_ready_.record(caller_stream(*in));
-      MAD_CUDA_CHECK(cudaStreamWaitEvent(s, input_ready_.get(), 0));
-    }
+    if (in->device && (caller_count == 0 || callers[0] != caller_stream(*in)))
+      callers[caller_count++] = caller_stream(*in);
+  const bool any_device = caller_count > 0;
+  for (int i = 0; i < caller_count; ++i) {
+    input_ready_.record(callers[i]);
+    MAD_CUDA_CHECK(cudaStreamWaitEvent(s, input_ready_.get(), 0));
+  }
 
   Real* d_ref = dev_images_.get();
   Real* d_dst = dev_images_.get() + pixels_;
@@ -312,31 +318,28 @@ void PairSlot<Real>::enqueue(const PairInput& ref_in, const PairInput& dst_in,
                                      cudaMemcpyDeviceToHost, s));
   };
 
-  if (ref_in.device || dst_in.device) {
-    // Device inputs: gathered from the caller's memory, which differs from call to call, so
-    // never through a captured graph.
-    if (ref_changed) {
-      if (ref_in.device)
-        gather_device_image(*ref_in.device, d_ref, s);
-      else
-        add_gpu_transfer(upload(0, ref_form, d_ref, s), 0);
-    }
-    if (dst_in.device)
-      gather_device_image(*dst_in.device, d_dst, s);
-    else
-      add_gpu_transfer(upload(1, dst_form, d_dst, s), 0);
+  const int luminance = uint8_luminance ? 1 : 0;
+  if (any_device) {
+    // Device images are gathered from the caller's memory, whose address differs from call to
+    // call, so the gather is enqueued directly; it writes the slot's own planes, and what
+    // follows it reads only the slot's memory, so that part replays captured graphs as host
+    // pairs do. Without them each side's ~40 launches were made one by one, which held
+    // mad.torch.mad to 0.5-0.75x of the C++ batch's rate (issue 26, item 3).
+    if (ref_in.device) gather_device_image(*ref_in.device, d_ref, s);
+    if (dst_in.device) gather_device_image(*dst_in.device, d_dst, s);
     // ... and the caller's streams wait for the gather before touching the images again.
-    if (any_device) {
-      input_read_.record(s);
-      for (const PairInput* in : {&ref_in, &dst_in})
-        if (in->device)
-          MAD_CUDA_CHECK(cudaStreamWaitEvent(caller_stream(*in), input_read_.get(), 0));
-    }
-    if (ref_changed) prepare_reference();
-    run_distorted();
-  } else {
-    const int luminance = uint8_luminance ? 1 : 0;
-    if (ref_changed) {
+    input_read_.record(s);
+    for (int i = 0; i < caller_count; ++i)
+      MAD_CUDA_CHECK(cudaStreamWaitEvent(callers[i], input_read_.get(), 0));
+  }
+  if (ref_changed) {
+    if (ref_in.device) {
+      enqueue_side(gathered_reference_graphs_[luminance], gathered_graph_bytes_,
+                   cuda::kGraphsAllowed, [&] {
+                     prepare_reference();
+                     return std::size_t{0};
+                   });
+    } else {
       const int key = static_cast<int>(ref_form) * 2 + luminance;
       enqueue_side(reference_graphs_[key], reference_graph_bytes_[key], cuda::kGraphsAllowed, [&] {
         const std::size_t bytes = upload(0, ref_form, d_ref, s);
@@ -344,7 +347,15 @@ void PairSlot<Real>::enqueue(const PairInput& ref_in, const PairInput& dst_in,
         return bytes;
       });
     }
-    // The maps are rare (one pair at a time, --maps): their read-back stays out of the graphs.
+  }
+  // The maps are rare (one pair at a time, --maps): their read-back stays out of the graphs.
+  if (dst_in.device) {
+    enqueue_side(gathered_distorted_graphs_[luminance], gathered_graph_bytes_,
+                 cuda::kGraphsAllowed && !want_maps, [&] {
+                   run_distorted();
+                   return std::size_t{0};
+                 });
+  } else {
     const int key = static_cast<int>(dst_form) * 2 + luminance;
     add_gpu_transfer(copy_in(1, dst_form, s), 0);
     enqueue_side(distorted_graphs_[key], distorted_graph_bytes_[key],

@@ -14,7 +14,8 @@
 // area. What each stage keeps for the reference stays its own.
 //
 // Images may also come from device memory (PairInput::device): they are gathered on the device,
-// ordered against the caller's stream with events, and never pass through the host.
+// ordered against the caller's stream with events, and never pass through the host; the stages
+// then replay graphs captured for gathered images.
 //
 // CUDA-only header.
 #pragma once
@@ -122,6 +123,12 @@ class PairSlot {
   static constexpr int kGraphKeys = 8;
   cuda::GraphExec reference_graphs_[kGraphKeys], distorted_graphs_[kGraphKeys];
   std::size_t reference_graph_bytes_[kGraphKeys] = {}, distorted_graph_bytes_[kGraphKeys] = {};
+  // Device images (PairInput::device) are gathered outside any graph (their address changes
+  // from call to call); what follows the gather is captured by uint8 luminance: the reference
+  // side's prepare_reference of both stages, and the distorted side's run_distorted with the
+  // read-back of the sums. They upload nothing (gathered_graph_bytes_ stays 0).
+  cuda::GraphExec gathered_reference_graphs_[2], gathered_distorted_graphs_[2];
+  std::size_t gathered_graph_bytes_ = 0;
   bool graphs_refused_ = false;  // a capture failed: this slot enqueues directly
   bool reference_uint8_luminance_ = false;
   bool reused_reference_ = false;

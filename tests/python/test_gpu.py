@@ -71,6 +71,31 @@ def test_a_generator_of_fresh_cuda_tensors_equals_host_arrays(torch, precision):
         assert (got[field] == want[field]).all(), field
 
 
+@pytest.mark.parametrize("precision", ["double", "float"])
+def test_a_mixed_batch_of_cuda_tensors_equals_host_arrays(torch, precision):
+    # GPU pairs replay graphs captured after the gather, keyed by the luminance rule: a batch
+    # that switches between uint8 and float tensors, gray and colour, two shapes and a reference
+    # given twice in a row must score as its host arrays do, bit for bit. A graph that kept an
+    # earlier pair's inputs, or the other luminance rule, would give another score.
+    pairs = []
+    for i, (h, w, channels, dtype) in enumerate([
+            (H, W, None, np.uint8), (H, W, None, np.float32), (97, 61, 3, np.uint8),
+            (H, W, None, np.float32), (97, 61, None, np.uint8), (H, W, None, np.uint8),
+            (97, 61, 3, np.uint8), (H, W, 3, np.uint8), (97, 61, None, np.float64)]):
+        ref = textured(h, w, 300 + i, channels, dtype)
+        pairs.append((ref, textured(h, w, 400 + i, channels, dtype)))
+        if i % 3 == 0:  # the same reference again, against another distorted image
+            pairs.append((ref, textured(h, w, 500 + i, channels, dtype)))
+    refs, dists = [r for r, _ in pairs], [d for _, d in pairs]
+    want = mad.score_batch(refs, dists, backend="cuda", precision=precision)
+    on_gpu = {id(a): torch.from_numpy(a).cuda() for a in refs + dists}
+    got = mad.score_batch([on_gpu[id(a)] for a in refs], [on_gpu[id(a)] for a in dists],
+                          backend="cuda", precision=precision)
+    assert got["ok"].all()
+    for field in ("mad", "hi", "lo", "sig"):
+        assert (got[field] == want[field]).all(), field
+
+
 def test_a_pair_on_two_gpus_is_refused(torch):
     if torch.cuda.device_count() < 2:
         pytest.skip("one GPU")
