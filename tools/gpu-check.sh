@@ -106,9 +106,10 @@ skipped=$(grep -c "Skipped" "$out/ctest.log" || true)
 note "ctest skipped: $skipped"
 
 # Agreement figures printed by the GPU tests (lines starting with "AGREEMENT", and the shape
-# zoo's "ZOO" lines: every size in random order against the CPU, issue 25).
+# zoo's "ZOO" lines: every size in random order against the CPU, issue 25; "DEVICE IMAGES":
+# device-memory inputs of every dtype and layout against their host images and the CPU).
 for exe in "$build"/tests/*_tests; do
-  "$exe" --gtest_filter='*Cuda*:*Gpu*:*GPU*' 2>/dev/null | grep -E "^(AGREEMENT|ZOO|FUSED)" || true
+  "$exe" --gtest_filter='*Cuda*:*Gpu*:*GPU*' 2>/dev/null | grep -E "^(AGREEMENT|ZOO|FUSED|DEVICE IMAGES)" || true
 done > "$logs/agreement.txt"
 while read -r l; do note "$l"; done < <(head -40 "$logs/agreement.txt")
 # The scheduler's tests on fake slots (CPU, also in CI): their count.
