@@ -33,6 +33,14 @@ struct EvalFailure {
   std::string ref, dist, error;
 };
 
+// One worker's pairs on the run's clock (mad/pair_engine.h, WorkerTiming): its start and its
+// steady rate apart.
+struct EvalWorkerTiming {
+  std::size_t pairs = 0;
+  double first_seconds = 0.0, last_seconds = 0.0;
+  double steady_pairs_per_second = 0.0;  // after its steady_from_pair-th; 0: too few pairs
+};
+
 struct EvalReport {
   std::string dataset;     // "tid2013", ...
   std::string root;        // the dataset folder
@@ -47,7 +55,9 @@ struct EvalReport {
   std::size_t decoded_images = 0;    // decoded in this run, and the decoding time summed over
   double decode_seconds = 0.0;       // the decode_threads threads (mad/pair_engine.h)
   std::size_t decode_threads = 0;
-  double stats_seconds = 0.0;  // statistics and bootstrap
+  std::vector<EvalWorkerTiming> worker_timing;  // one per worker (empty: not measured)
+  std::size_t steady_from_pair = 0;             // WorkerTiming::kSteadyFrom
+  double stats_seconds = 0.0;                   // statistics and bootstrap
   std::vector<std::string> notes;
   std::vector<std::string> missing;  // missing image names, dataset order
   std::vector<EvalFailure> failures;
@@ -59,6 +69,9 @@ struct EvalReport {
 
 // Pairs per second of this run's scoring (0 when nothing was scored).
 double pairs_per_second(const EvalReport& r);
+// The workers' steady rates summed: what the run does once started, against its start (0 when
+// a worker scored too few pairs to have one).
+double steady_pairs_per_second(const EvalReport& r);
 
 // The sign convention in one sentence, for every rendering.
 std::string sign_convention(const EvalReport& r);

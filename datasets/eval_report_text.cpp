@@ -73,6 +73,15 @@ double pairs_per_second(const EvalReport& r) {
              : 0.0;
 }
 
+double steady_pairs_per_second(const EvalReport& r) {
+  double sum = 0.0;
+  for (const auto& w : r.worker_timing) {
+    if (w.steady_pairs_per_second <= 0.0) return 0.0;
+    sum += w.steady_pairs_per_second;
+  }
+  return sum;
+}
+
 std::string sign_convention(const EvalReport& r) {
   const std::string expected = r.higher_is_better ? "negative" : "positive";
   return "MAD: higher = worse. " + r.score_name +
@@ -83,6 +92,17 @@ std::string sign_convention(const EvalReport& r) {
          ": near +1 is good agreement; 'signed' keeps the raw value); PLCC and RMSE compare the "
          "fitted logistic prediction with the " +
          r.score_name + ".";
+}
+
+// {pairs, first_seconds, last_seconds, steady_pairs_per_second} of each worker.
+static nlohmann::json workers_json(const EvalReport& r) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& w : r.worker_timing)
+    a.push_back({{"pairs", w.pairs},
+                 {"first_seconds", w.first_seconds},
+                 {"last_seconds", w.last_seconds},
+                 {"steady_pairs_per_second", w.steady_pairs_per_second}});
+  return a;
 }
 
 nlohmann::json report_to_json(const EvalReport& r) {
@@ -124,6 +144,9 @@ nlohmann::json report_to_json(const EvalReport& r) {
               {"decode_seconds", r.decode_seconds},
               {"decode_threads", r.decode_threads},
               {"pairs_per_second", pairs_per_second(r)},
+              {"steady_from_pair", r.steady_from_pair},
+              {"steady_pairs_per_second", steady_pairs_per_second(r)},
+              {"workers", workers_json(r)},
               {"stats_seconds", r.stats_seconds}};
   j["sign_convention"] = sign_convention(r);
   j["expected_sign"] = r.higher_is_better ? -1 : 1;
@@ -138,6 +161,27 @@ nlohmann::json report_to_json(const EvalReport& r) {
   j["notes"] = r.notes;
   j["warnings"] = interval_warnings(r);
   return j;
+}
+
+// Each worker's first pair back and its steady rate (issue 26): how much of a run its start
+// took, apart from the rate a longer run would see. Empty when no worker has a steady rate.
+static std::string workers_line(const EvalReport& r) {
+  const double steady = steady_pairs_per_second(r);
+  if (steady <= 0.0) return "";
+  std::string rates, firsts;
+  char buf[64];
+  for (const auto& w : r.worker_timing) {
+    std::snprintf(buf, sizeof buf, "%s%.1f", rates.empty() ? "" : " + ", w.steady_pairs_per_second);
+    rates += buf;
+    std::snprintf(buf, sizeof buf, "%s%.2f", firsts.empty() ? "" : ", ", w.first_seconds);
+    firsts += buf;
+  }
+  char line[1024];
+  std::snprintf(line, sizeof line,
+                "steady: %.1f pairs/s from each worker's pair %zu on (%s); the workers' first "
+                "pairs back at %s s\n",
+                steady, r.steady_from_pair, rates.c_str(), firsts.c_str());
+  return line;
 }
 
 // Issue 26: a run its decoders held back says so, with the ceiling they set (decoding threads
@@ -179,6 +223,7 @@ std::string report_to_text(const EvalReport& r) {
                 r.settings.backend.c_str(), r.decode_wait_seconds, r.gpu_wait_seconds,
                 r.stats_seconds);
   out += buf;
+  out += workers_line(r);
   if (r.decoded_images > 0) {
     std::snprintf(buf, sizeof buf, "decoding: %zu images, %.2f ms each, on %zu thread(s)\n",
                   r.decoded_images, 1e3 * r.decode_seconds / static_cast<double>(r.decoded_images),

@@ -238,6 +238,10 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   r.decoded_images = run.decoded_images;
   r.decode_seconds = run.decode_seconds;
   r.decode_threads = run.decode_threads;
+  r.steady_from_pair = WorkerTiming::kSteadyFrom;
+  for (const WorkerTiming& t : run.worker_timing)
+    r.worker_timing.push_back(
+        {t.pairs, t.first_seconds, t.last_seconds, t.steady_pairs_per_second()});
   r.settings.devices = run.devices;
 
   if (cfg.shard.whole()) add_statistics(r, d, mad, cfg.bootstrap);

@@ -125,8 +125,14 @@ std::size_t default_decode_memory_bytes() {
   constexpr std::size_t kGiB = std::size_t{1} << 30;
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
   if (pages <= 0 || page <= 0) return kGiB;
-  const std::size_t sixteenth = static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 16;
+  const std::size_t sixteenth =
+      static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 16;
   return std::clamp(sixteenth, kGiB, 8 * kGiB);
+}
+
+double WorkerTiming::steady_pairs_per_second() const {
+  if (pairs < 2 * kSteadyFrom || last_seconds <= steady_from_seconds) return 0.0;
+  return static_cast<double>(pairs - kSteadyFrom) / (last_seconds - steady_from_seconds);
 }
 
 EngineReport plan_workers(const EngineOptions& options) {
@@ -179,6 +185,7 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
   std::exception_ptr first_error;
   std::atomic<bool> stop{false};
   const auto start = std::chrono::steady_clock::now();
+  report.worker_timing.assign(static_cast<std::size_t>(report.workers), WorkerTiming{});
 
   auto work = [&](int w) {
     try {
@@ -232,8 +239,15 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
       // H100 host, 2026-11-25), though spinning takes a core from the decoding pool.
       BatchScorer batch(score_options);
       auto deliver = [&](std::vector<BatchScorer::Finished> finished) {
+        if (finished.empty()) return;
+        const double now =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         for (auto& f : finished) {
           std::lock_guard<std::mutex> lock(mutex);
+          WorkerTiming& t = report.worker_timing[static_cast<std::size_t>(w)];
+          if (t.pairs == 0) t.first_seconds = now;
+          if (++t.pairs == WorkerTiming::kSteadyFrom) t.steady_from_seconds = now;
+          t.last_seconds = now;
           delivery.accept(list[f.tag], std::move(f), w);
         }
       };

@@ -70,6 +70,22 @@ struct PairOutcome {
   int worker = 0;
 };
 
+// When one worker's pairs came back from its scorer, on the run's clock (seconds since
+// score_pairs began): its start (the CUDA context, plans and graphs, the first decodes, the
+// slots filling) and its steady rate apart, which the run's one rate mixes (issue 26: two GPUs
+// against one on a short set of large pairs).
+struct WorkerTiming {
+  // Steady from this many finished pairs on: past the slots' filling and the first captures.
+  static constexpr std::size_t kSteadyFrom = 32;
+  std::size_t pairs = 0;             // outcomes this worker's scorer returned, failed ones too
+  double first_seconds = 0.0;        // at its first
+  double steady_from_seconds = 0.0;  // at its kSteadyFrom-th (0 until then)
+  double last_seconds = 0.0;         // at its last
+  // Pairs per second after its kSteadyFrom-th; 0 when it returned fewer than 2 kSteadyFrom
+  // (too few to tell a rate from the start).
+  double steady_pairs_per_second() const;
+};
+
 struct EngineReport {
   Backend backend = Backend::Cpu;  // resolved
   std::string backend_reason;      // why (BackendChoice::reason)
@@ -91,6 +107,7 @@ struct EngineReport {
   std::size_t decoded_images = 0;
   double decode_seconds = 0.0;
   std::size_t decode_threads = 0;
+  std::vector<WorkerTiming> worker_timing;  // one per worker
 };
 
 // The resolved backend and worker count for `options` (throws GpuError when --gpus asks for

@@ -117,6 +117,9 @@ kadid_label=$(describe "$set") label_4k=$(describe "$set4k")
 scoring() { grep -o 'scoring: [^;]*' "$logs/eval_$1.log" | head -1; }
 pairs_per_s() { scoring "$1" | grep -oE '[0-9.]+ pairs/s' | cut -d' ' -f1; }
 decoding() { grep -o '^decoding: .*' "$logs/eval_$1.log" | head -1; }
+# The workers' steady rate summed (mad eval's "steady:" line: from each worker's 32nd pair on),
+# apart from their start; empty when a worker had too few pairs for one.
+steady() { grep -oE '^steady: [0-9.]+ pairs/s' "$logs/eval_$1.log" | head -1 | cut -d' ' -f2; }
 ceiling() {  # tag, pairs of the set: the decoders' ceiling in pairs/s, from the decoding line
   decoding "$1" | awk -v pairs="$2" '{ images = $2; ms = $4; threads = $(NF - 1);
     if (ms > 0 && images > 0) printf "%.0f", threads * 1000 / ms * pairs / images }'
@@ -157,9 +160,10 @@ eval_4k() {  # precision, GPUs
   echo "GOAL eval 4K, $label_4k, $1, $2 GPU$([ "$2" -gt 1 ] && echo s) (rc=$rc): $(figures "$tag" "$pairs_4k" "")"
 }
 ratio() {  # label, one-GPU tag, two-GPU tag, pairs of the set
-  local one two c
+  local one two c s1 s2
   one=$(pairs_per_s "$2") two=$(pairs_per_s "$3") c=$(ceiling "$3" "$4")
-  echo "GOAL eval $1, 2 GPUs / 1 GPU: $(awk -v a="$one" -v b="$two" 'BEGIN { if (a > 0) printf "%.2fx", b / a; else print "n/a" }') (${two:-n/a} / ${one:-n/a} pairs/s; goal >= 1.8x); the decoders' ceiling in the 2-GPU run: ${c:-n/a} pairs/s"
+  s1=$(steady "$2") s2=$(steady "$3")
+  echo "GOAL eval $1, 2 GPUs / 1 GPU: $(awk -v a="$one" -v b="$two" 'BEGIN { if (a > 0) printf "%.2fx", b / a; else print "n/a" }') (${two:-n/a} / ${one:-n/a} pairs/s; goal >= 1.8x); once running: $(awk -v a="$s1" -v b="$s2" 'BEGIN { if (a > 0 && b > 0) printf "%.2fx", b / a; else print "n/a" }') (${s2:-n/a} / ${s1:-n/a} pairs/s); the decoders' ceiling in the 2-GPU run: ${c:-n/a} pairs/s"
 }
 
 # --gpus 1: on a host of several GPUs the one-GPU figures stay one GPU's.

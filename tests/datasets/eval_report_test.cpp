@@ -79,6 +79,35 @@ TEST(DecodingBound, TheSummarySaysSoWithTheDecodersCeiling) {
   EXPECT_EQ(report_to_text(r).find("bounded by decoding"), std::string::npos);
 }
 
+TEST(WorkerTiming, TheSummaryGivesTheSteadyRateApartFromTheStart) {
+  // Issue 26: two GPU workers, their first pairs back at 0.98 and 1.02 s, then 172.4 and 174.6
+  // pairs/s: 347.0 pairs/s once running, whatever the run's one rate says.
+  EvalReport r = report_with(20, 20);
+  r.score_seconds = 2.6;
+  r.settings.workers = 2;
+  r.counts.scored_now = 640;
+  r.steady_from_pair = 32;
+  r.worker_timing = {{320, 0.98, 2.58, 172.4}, {320, 1.02, 2.6, 174.6}};
+  const std::string text = report_to_text(r);
+  EXPECT_NE(text.find("steady: 347.0 pairs/s from each worker's pair 32 on (172.4 + 174.6); the "
+                      "workers' first pairs back at 0.98, 1.02 s"),
+            std::string::npos)
+      << text;
+  const nlohmann::json run = report_to_json(r)["run"];
+  EXPECT_DOUBLE_EQ(run["steady_pairs_per_second"].get<double>(), 347.0);
+  EXPECT_EQ(run["steady_from_pair"], 32);
+  ASSERT_EQ(run["workers"].size(), 2u);
+  EXPECT_EQ(run["workers"][1]["pairs"], 320);
+  EXPECT_DOUBLE_EQ(run["workers"][1]["first_seconds"].get<double>(), 1.02);
+  EXPECT_DOUBLE_EQ(run["workers"][0]["steady_pairs_per_second"].get<double>(), 172.4);
+  // A worker with too few pairs for a steady rate: no sum (it would understate the run).
+  r.worker_timing[1].steady_pairs_per_second = 0.0;
+  EXPECT_EQ(report_to_text(r).find("steady:"), std::string::npos);
+  EXPECT_EQ(report_to_json(r)["run"]["steady_pairs_per_second"].get<double>(), 0.0);
+  r.worker_timing.clear();  // not measured (a merged report)
+  EXPECT_EQ(report_to_text(r).find("steady:"), std::string::npos);
+}
+
 // Two types with their own fits and points; one statistic NaN; awkward names for CSV and LaTeX.
 EvalReport paper_report() {
   EvalReport r = report_with(20, 20);

@@ -143,6 +143,41 @@ TEST(PairEngine, DecodeThreadsSetsEachWorkersPool) {
   for (const auto& j : jobs) EXPECT_TRUE(same_bits(b.mad.at(j.id), a.mad.at(j.id))) << j.dist;
 }
 
+// Each worker's timing (issue 26): when its first pair came back, its steady rate from its
+// 32nd pair on, and no steady rate for a worker with too few pairs to have one. Two reference
+// groups of 70 and 20 pairs: worker 0 gets the first, worker 1 the second.
+TEST(PairEngine, WorkerTimingSplitsTheStartFromTheSteadyRate) {
+  const Images images("timing");
+  std::vector<PairJob> jobs;
+  const std::size_t group_sizes[] = {70, 20};
+  for (std::uint32_t r = 0; r < 2; ++r) {
+    const std::string ref = images.write("ref" + std::to_string(r) + ".png", 300 + r);
+    for (std::uint32_t k = 0; k < group_sizes[r]; ++k)
+      jobs.push_back({jobs.size(), ref,
+                      images.write("d" + std::to_string(r) + "_" + std::to_string(k) + ".png",
+                                   400 + 100 * r + k),
+                      ""});
+  }
+  EngineReport report;
+  run(jobs, cpu_options(2, true), 0, &report);
+  ASSERT_EQ(report.worker_timing.size(), 2u);
+  const WorkerTiming& busy = report.worker_timing[0];
+  const WorkerTiming& brief = report.worker_timing[1];
+  EXPECT_EQ(busy.pairs, 70u);
+  EXPECT_EQ(brief.pairs, 20u);
+  EXPECT_GT(busy.first_seconds, 0.0);
+  EXPECT_LE(busy.first_seconds, busy.steady_from_seconds);
+  EXPECT_LT(busy.steady_from_seconds, busy.last_seconds);
+  EXPECT_LE(busy.last_seconds, report.seconds);
+  EXPECT_DOUBLE_EQ(busy.steady_pairs_per_second(),
+                   (70.0 - WorkerTiming::kSteadyFrom) /
+                       (busy.last_seconds - busy.steady_from_seconds));
+  EXPECT_GT(brief.first_seconds, 0.0);
+  EXPECT_LE(brief.first_seconds, brief.last_seconds);
+  EXPECT_EQ(brief.steady_from_seconds, 0.0);  // never reached its 32nd pair
+  EXPECT_EQ(brief.steady_pairs_per_second(), 0.0);
+}
+
 // The GPU backend through the engine (decoding pool, a sleeping GPU thread, overlapped slots,
 // reused references): the scores of the single-pair API on the same backend, and the wait
 // counters within the workers' time.
