@@ -1,6 +1,7 @@
 // `mad score`: one pair (REF DIST) or a list of pairs (--pairs LIST.csv).
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -36,6 +37,7 @@ struct ScoreArgs {
   bool json = false, force = false, resume = false, quiet = false;
   bool list_variants = false;
   int threads = 0;
+  int decode_threads = 0;  // --pairs: the decoders' threads; 0: the engine's default
 };
 
 ScoreOptions make_options(const ScoreArgs& a) {
@@ -187,11 +189,16 @@ int run_pairs(const CLI::App& cmd, const ScoreArgs& a) {
   // written and flushed at once, so an interrupted run keeps every finished row.
   engine.gpus = choice.backend == Backend::Cuda ? 1 : 0;
   engine.in_order = true;
+  engine.decode_threads = static_cast<std::size_t>(a.decode_threads);
   ProgressBar progress(total - skipped, "pairs/s", a.quiet ? nullptr : stderr);
   engine.shared_progress = &progress;
 
   std::size_t scored = 0, failures = 0;
   double seconds = 0;
+  // Decoding over the whole list (its chunks each start a pool of the same size): the closing
+  // line shows what --decode-threads did, and whether the decoders kept up.
+  std::size_t decoded = 0, decode_threads = 0;
+  double decode_seconds = 0, decode_wait = 0;
   std::vector<PairJob> jobs;
   std::vector<int> lines;
   bool more = true;
@@ -213,11 +220,22 @@ int run_pairs(const CLI::App& cmd, const ScoreArgs& a) {
     scored += report.scored;
     failures += report.failed;
     seconds += report.seconds;
+    decoded += report.decoded_images;
+    decode_seconds += report.decode_seconds;
+    decode_wait += report.decode_wait_seconds;
+    decode_threads = std::max(decode_threads, report.decode_threads);
   }
   progress.finish();
-  if (!a.quiet)
+  if (!a.quiet) {
     std::fprintf(stderr, "mad: %zu pairs scored, %zu failed, %.2f s%s\n", scored, failures, seconds,
-               skipped ? (", " + std::to_string(skipped) + " already done").c_str() : "");
+                 skipped ? (", " + std::to_string(skipped) + " already done").c_str() : "");
+    if (decoded > 0)
+      std::fprintf(stderr,
+                   "mad: decoding: %zu images, %.2f ms each, on %zu thread(s); the scoring "
+                   "waited on it %.2f s\n",
+                   decoded, 1e3 * decode_seconds / static_cast<double>(decoded), decode_threads,
+                   decode_wait);
+  }
   return failures ? kExitPartial : kExitOk;
 }
 
@@ -243,6 +261,11 @@ void refuse_idle_options(const CLI::App& cmd, const ScoreArgs& a) {
     if (!a.maps_dir.empty()) throw InvalidArgument("--maps is not available with --pairs");
   } else if (!a.shard.empty()) {
     throw InvalidArgument("--shard splits the list of --pairs LIST, and no --pairs was given");
+  } else if (a.decode_threads > 0) {
+    throw InvalidArgument(
+        "--decode-threads sets the threads decoding a --pairs list ahead of "
+        "the scoring, and no --pairs was given (one pair's two images are "
+        "decoded where it is scored)");
   }
 }
 
@@ -300,6 +323,11 @@ Subcommand add_score_command(CLI::App& root) {
        "e.g. 8GiB (default: the free memory)"});
   cmd->add_option("--threads", args->threads, "CPU worker threads (default: all cores)")
       ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"))
+      ->group("Scoring");
+  cmd->add_option("--decode-threads", args->decode_threads,
+                  "With --pairs: threads decoding images ahead of the scoring (default: the "
+                  "cores the scoring leaves free)")
+      ->check(decimal_in_range(1, 1024, "leave it out for the default"))
       ->group("Scoring");
   cmd->add_flag("--list-variants", args->list_variants, "List the GPU kernel variants and exit")
       ->group("GPU only");

@@ -212,6 +212,19 @@ std::vector<Row> score_rows(const std::string& pair) {
        }},
       {"--threads", "--backend cpu --threads 0 " + pair, false, "leave --threads out"},
       {"--threads", "--backend cpu --threads -2 " + pair, false, "outside [1,"},
+      // The closing line reports the decoders' pool as the engine built it: 3 differs from the
+      // default (the cores left free) on CI's 2 cores and on hosts of many.
+      {"--decode-threads", "--backend cpu --pairs list.csv --out out.csv --decode-threads 3", false,
+       "",
+       [](auto& r) {
+         ok(r);
+         EXPECT_NE(r.out.find("mad: decoding: 4 images, "), std::string::npos) << r.out;
+         EXPECT_NE(r.out.find(" on 3 thread(s)"), std::string::npos) << r.out;
+         EXPECT_EQ(lines(text("out.csv")), 3u);
+       }},
+      {"--decode-threads", "--backend cpu --pairs list.csv --decode-threads 0", false,
+       "leave it out for the default"},
+      {"--decode-threads", "--decode-threads 2 " + pair, false, "no --pairs was given"},
       {"--out", "--backend cpu --out out.csv " + pair, false, "",
        [](auto& r) {
          ok(r);
