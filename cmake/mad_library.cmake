@@ -1,15 +1,19 @@
-# mad_add_library(<target> [EXCLUDE_REGEX regex] [DEPS ...])
-# One library per top-level folder. Every *.cpp in the folder is compiled; *.cu files only
-# when the CUDA backend is on. New stage files need no CMake edit. EXCLUDE_REGEX leaves out
+# mad_add_library(<target> [EXCLUDE_REGEX regex] [ROOMS dir...] [DEPS ...])
+# One library per top-level folder. Every *.cpp in the folder (and in each of its ROOMS, the
+# subfolders that belong to the same library: mad/backends, mad/engine) is compiled; *.cu files
+# only when the CUDA backend is on. New stage files need no CMake edit. EXCLUDE_REGEX leaves out
 # the files it matches (a folder's standalone programs).
 function(mad_add_library target)
-  cmake_parse_arguments(ARG "" "EXCLUDE_REGEX" "DEPS" ${ARGN})
-  file(GLOB cpp_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cpp)
-  set(sources ${cpp_sources})
-  if(MAD_HAVE_CUDA)
-    file(GLOB cu_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cu)
-    list(APPEND sources ${cu_sources})
-  endif()
+  cmake_parse_arguments(ARG "" "EXCLUDE_REGEX" "DEPS;ROOMS" ${ARGN})
+  set(sources "")
+  foreach(dir . ${ARG_ROOMS})
+    file(GLOB cpp_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${dir}/*.cpp)
+    list(APPEND sources ${cpp_sources})
+    if(MAD_HAVE_CUDA)
+      file(GLOB cu_sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/${dir}/*.cu)
+      list(APPEND sources ${cu_sources})
+    endif()
+  endforeach()
   if(ARG_EXCLUDE_REGEX)
     list(FILTER sources EXCLUDE REGEX "${ARG_EXCLUDE_REGEX}")
   endif()

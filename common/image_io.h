@@ -53,7 +53,7 @@ struct SourceImage {
   GrayImage gray;
   RawImage8 colour;  // 3 or 4 channels when set
   // Optional: the same colour samples in page-locked host memory, which the GPU copies from
-  // directly (set by the GPU engine's decoding threads; mad/pinned_copies.h). The engine then
+  // directly (set by the GPU engine's decoding threads; mad/engine/pinned_copies.h). The engine then
   // gives `colour.samples` back to its decoding thread (recycle_samples): `colour` keeps the
   // shape with no samples, and the page-locked copy is the image's only one.
   std::shared_ptr<const std::uint8_t> pinned_colour;

@@ -1,7 +1,7 @@
 // Scratch that GPU stage objects may borrow instead of owning (the CUB habit of caller-owned
 // temporary storage). A MAD pair runs the detection and the appearance stage one after the
 // other on one stream, so the memory each needs only during a call (its transient planes and
-// its cuFFT work area) can be one region of the pair slot, lent to both (mad/pair_slot_cuda.h).
+// its cuFFT work area) can be one region of the pair slot, lent to both (mad/backends/pair_slot_cuda.h).
 // What a stage keeps between calls (the reference side, spec §11) always stays its own.
 //
 // No CUDA syntax: CPU-only code and tools may include this header.

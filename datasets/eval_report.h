@@ -33,7 +33,7 @@ struct EvalFailure {
   std::string ref, dist, error;
 };
 
-// One worker's pairs on the run's clock (mad/pair_engine.h, WorkerTiming): its start and its
+// One worker's pairs on the run's clock (mad/engine/pair_engine.h, WorkerTiming): its start and its
 // steady rate apart.
 struct EvalWorkerTiming {
   std::size_t pairs = 0;
@@ -51,9 +51,9 @@ struct EvalReport {
   EvalCounts counts;
   double score_seconds = 0.0;        // wall time of the scoring (this run's pairs only)
   double decode_wait_seconds = 0.0;  // of which the workers waited on decoding (summed)
-  double gpu_wait_seconds = 0.0;     // and on the GPU (summed; mad/pair_engine.h)
+  double gpu_wait_seconds = 0.0;     // and on the GPU (summed; mad/engine/pair_engine.h)
   std::size_t decoded_images = 0;    // decoded in this run, and the decoding time summed over
-  double decode_seconds = 0.0;       // the decode_threads threads (mad/pair_engine.h)
+  double decode_seconds = 0.0;       // the decode_threads threads (mad/engine/pair_engine.h)
   std::size_t decode_threads = 0;
   std::vector<EvalWorkerTiming> worker_timing;  // one per worker (empty: not measured)
   std::size_t steady_from_pair = 0;             // WorkerTiming::kSteadyFrom

@@ -10,7 +10,7 @@
 #include "datasets/dataset.h"
 #include "datasets/eval_report.h"
 #include "datasets/pairs_shard.h"
-#include "mad/pair_engine.h"
+#include "mad/engine/pair_engine.h"
 
 namespace mad::datasets {
 

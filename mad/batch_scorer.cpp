@@ -3,10 +3,31 @@
 #include <chrono>
 
 #include "common/error.h"
+#include "mad/backends/pair_backend.h"
 #include "mad/combine.h"
+#include "mad/score.h"
 
 namespace mad {
 namespace {
+
+// Checks a pair before any work (sizes, input class) and states what the combination needs.
+PairSetup setup_pair(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options) {
+  validate_pair(ref, dst);
+  PairSetup p;
+  p.width = ref.pixels.width();
+  p.height = ref.pixels.height();
+  p.input_class = resolve_input_class(ref, dst, options.input_class);
+  return p;
+}
+
+PairSetup setup_pair(const SourceImage& ref, const SourceImage& dst, const ScoreOptions& options) {
+  validate_pair_shape(ref.width(), ref.height(), dst.width(), dst.height());
+  PairSetup p;
+  p.width = ref.width();
+  p.height = ref.height();
+  p.input_class = resolve_input_class(ref.bit_depth(), dst.bit_depth(), options.input_class);
+  return p;
+}
 
 double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -57,6 +78,14 @@ BatchScorer::BatchScorer(ScoreOptions options, std::unique_ptr<PairBackend> back
     : options_(std::move(options)), backend_(std::move(backend)) {
   if (!backend_) throw InternalError("BatchScorer: no backend");
   options_.backend = backend_->kind();
+}
+
+Backend BatchScorer::backend() const {
+  return backend_->kind();
+}
+
+std::size_t BatchScorer::device_bytes() const {
+  return backend_->device_bytes();
 }
 
 BatchScorer::~BatchScorer() {

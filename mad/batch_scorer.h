@@ -1,6 +1,6 @@
 // Scores a stream of pairs, results in submission order: the one scoring path under `mad score`
 // (one pair or a list), `mad eval`, mad::Scorer and the Python module. It owns one backend
-// (mad/pair_backend.h: CPU, or CUDA with several pairs in flight, one pair's upload overlapping
+// (mad/backends/pair_backend.h: CPU, or CUDA with several pairs in flight, one pair's upload overlapping
 // another's compute, the reference side reused while consecutive pairs share a reference,
 // spec §11) and is the only place a score is assembled from a backend's stage outputs.
 #pragma once
@@ -13,10 +13,20 @@
 #include <vector>
 
 #include "common/image_io.h"
-#include "mad/pair_backend.h"
-#include "mad/score.h"
+#include "mad/device_image.h"
+#include "mad/result.h"
 
 namespace mad {
+
+class PairBackend;  // mad/backends/pair_backend.h: the seam, not part of the public face
+struct PairInput;
+
+// What is known of a pair before it is scored: its shape and resolved input class.
+struct PairSetup {
+  int width = 0, height = 0;
+  InputClass input_class = InputClass::Uint8;  // resolved (never Auto)
+  bool uint8_luminance() const { return input_class == InputClass::Uint8; }
+};
 
 class BatchScorer {
  public:
@@ -39,7 +49,7 @@ class BatchScorer {
   BatchScorer(const BatchScorer&) = delete;
   BatchScorer& operator=(const BatchScorer&) = delete;
 
-  Backend backend() const { return backend_->kind(); }
+  Backend backend() const;
   const ScoreOptions& options() const { return options_; }
 
   // Queues a pair under the caller's `tag` and returns the pairs finished so far, in order.
@@ -71,7 +81,7 @@ class BatchScorer {
 
   // Reference-side reuses so far (GPU) and peak device memory in use (bytes).
   std::size_t reference_reuses() const { return reuses_; }
-  std::size_t device_bytes() const { return backend_->device_bytes(); }
+  std::size_t device_bytes() const;
   // Seconds this scorer's thread has been blocked collecting pairs from the backend.
   double gpu_wait_seconds() const { return gpu_wait_seconds_; }
 

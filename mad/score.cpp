@@ -116,24 +116,6 @@ ScoreResult Scorer::score(const GrayImage& ref, const GrayImage& dst) {
   return batch_->score_one(ref, dst);
 }
 
-PairSetup setup_pair(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options) {
-  validate_pair(ref, dst);
-  PairSetup p;
-  p.width = ref.pixels.width();
-  p.height = ref.pixels.height();
-  p.input_class = resolve_input_class(ref, dst, options.input_class);
-  return p;
-}
-
-PairSetup setup_pair(const SourceImage& ref, const SourceImage& dst, const ScoreOptions& options) {
-  validate_pair_shape(ref.width(), ref.height(), dst.width(), dst.height());
-  PairSetup p;
-  p.width = ref.width();
-  p.height = ref.height();
-  p.input_class = resolve_input_class(ref.bit_depth(), dst.bit_depth(), options.input_class);
-  return p;
-}
-
 ScoreResult score(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options) {
   return Scorer(options).score(ref, dst);
 }

@@ -15,29 +15,10 @@
 #include "common/image.h"
 #include "common/image_io.h"
 #include "mad/options.h"
-#include "mad/pair_backend.h"
+#include "mad/result.h"
 
 namespace mad {
 
-struct ScoreResult {
-  double mad = 0.0;
-  double hi = 0.0;        // d_detect in the chosen version's scaling
-  double lo = 0.0;        // d_appear
-  double sig = 0.0;       // alpha of the combination
-  double d_detect = 0.0;  // unscaled (April-2010) d_detect
-  int width = 0, height = 0;
-  MadVersion version = MadVersion::V2011;
-  InputClass input_class = InputClass::Uint8;  // resolved (never Auto)
-  Backend backend = Backend::Cpu;              // resolved (never Auto)
-  Precision precision = Precision::Double;     // Double on the CPU backend
-  std::string a5_variant;                      // GPU only
-  Image<double> map_hi, map_lo;                // map.HI (unscaled) and map.LO when requested
-  double seconds = 0.0;                        // wall time of the computation (decode excluded)
-};
-
-// Checks a pair before any work (validate_pair, resolve_input_class; throws as they do).
-PairSetup setup_pair(const GrayImage& ref, const GrayImage& dst, const ScoreOptions& options);
-PairSetup setup_pair(const SourceImage& ref, const SourceImage& dst, const ScoreOptions& options);
 
 // Throws InputError unless both images are equally sized and at least 34x34.
 void validate_pair(const GrayImage& ref, const GrayImage& dst);

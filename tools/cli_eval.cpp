@@ -15,7 +15,7 @@
 #include "common/parallel.h"
 #include "datasets/eval_session.h"
 #include "datasets/synthetic_dataset.h"
-#include "mad/memory_check.h"
+#include "mad/memory_limits.h"
 #include "mad/score.h"
 #include "tools/cli_options.h"
 

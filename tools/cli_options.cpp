@@ -5,7 +5,7 @@
 #include <string>
 
 #include "common/error.h"
-#include "mad/memory_check.h"
+#include "mad/memory_limits.h"
 
 namespace mad::cli {
 namespace {

@@ -1,4 +1,4 @@
-// The pair engine (mad/pair_engine.h) as `mad eval` drives it, on a dataset: several workers
+// The pair engine (mad/engine/pair_engine.h) as `mad eval` drives it, on a dataset: several workers
 // score every pair exactly once with the same results as one worker, results are delivered one
 // at a time, decode errors are reported per pair, and --gpus is checked against the backend and
 // the visible devices.
@@ -10,8 +10,8 @@
 
 #include "common/error.h"
 #include "datasets/dataset.h"
-#include "mad/gpu_select.h"
-#include "mad/pair_engine.h"
+#include "mad/devices.h"
+#include "mad/engine/pair_engine.h"
 #include "tests/datasets/tiny_datasets.h"
 
 namespace mad::datasets {

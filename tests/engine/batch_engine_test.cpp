@@ -9,8 +9,8 @@
 #include <random>
 
 #include "mad/batch_scorer.h"
-#include "mad/pair_engine.h"
-#include "mad/pair_prefetcher.h"
+#include "mad/engine/pair_engine.h"
+#include "mad/engine/pair_prefetcher.h"
 #include "tests/engine/fake_slots.h"
 #include "tests/support/test_support.h"
 

@@ -18,7 +18,7 @@
 
 #include "common/error.h"
 #include "common/image_io.h"
-#include "mad/slot_scheduler.h"
+#include "mad/backends/slot_scheduler.h"
 
 namespace mad::test {
 

@@ -1,4 +1,4 @@
-// The CUDA backend's host logic (mad/slot_scheduler.h) driven by fake slots (fake_slots.h):
+// The CUDA backend's host logic (mad/backends/slot_scheduler.h) driven by fake slots (fake_slots.h):
 // its rules one at a time. The randomized schedules through the batch scorer are in
 // batch_engine_test.cpp.
 #include <gtest/gtest.h>

@@ -20,7 +20,7 @@
 #include "common/image_io.h"
 #include "mad/batch_scorer.h"
 #ifdef MAD_HAVE_CUDA
-#include "mad/pinned_copies.h"
+#include "mad/engine/pinned_copies.h"
 #endif
 #include "mad/score.h"
 #include "tests/support/test_support.h"
@@ -207,7 +207,7 @@ TEST_P(ColourInputCuda, DeviceConversionIsBitIdenticalToTheHost) {
 }
 
 #ifdef MAD_HAVE_CUDA
-// Distorted images with page-locked copies (mad/pinned_copies.h: the GPU engine's decoders
+// Distorted images with page-locked copies (mad/engine/pinned_copies.h: the GPU engine's decoders
 // attach them) travel to the device from those copies, mixed with staged ones in one batch.
 TEST_P(ColourInputCuda, PageLockedCopiesScoreAsStagedImages) {
   MAD_REQUIRE_GPU();

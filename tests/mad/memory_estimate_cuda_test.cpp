@@ -1,4 +1,4 @@
-// The GPU memory model of mad/memory_estimate.h against the device: the free memory a
+// The GPU memory model of mad/backends/memory_estimate.h against the device: the free memory a
 // A scorer's first pair of a shape takes (one slot and its bank, cuFFT plans included) must
 // lie within the model, and the model must not overstate it by much. Skips without a GPU.
 #include <gtest/gtest.h>
@@ -7,8 +7,8 @@
 #include <string>
 
 #include "mad/batch_scorer.h"
-#include "mad/memory_check.h"
-#include "mad/memory_estimate.h"
+#include "mad/backends/memory_check.h"
+#include "mad/backends/memory_estimate.h"
 #include "tests/support/test_support.h"
 
 namespace mad {

@@ -1,4 +1,4 @@
-// The memory models of mad/memory_estimate.h and the checks of mad/memory_check.h.
+// The memory models of mad/backends/memory_estimate.h and the checks of mad/backends/memory_check.h.
 //
 // The CPU model is held to the code by measurement: this file replaces the global operator
 // new/delete of the mad test executable with counting versions (a 16-byte header holding the
@@ -19,8 +19,8 @@
 
 #include "common/error.h"
 #include "common/parallel.h"
-#include "mad/memory_check.h"
-#include "mad/memory_estimate.h"
+#include "mad/backends/memory_check.h"
+#include "mad/backends/memory_estimate.h"
 #include "mad/score.h"
 #include "tests/support/test_support.h"
 

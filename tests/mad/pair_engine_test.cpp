@@ -1,4 +1,4 @@
-// The pair engine (mad/pair_engine.h), with small PNGs written here: outcomes in job order from
+// The pair engine (mad/engine/pair_engine.h), with small PNGs written here: outcomes in job order from
 // several workers, scores bit-identical to mad::score (CPU, and GPU where there is one), failed
 // rows delivered in their place (a pre-failed job decodes nothing), and a stopped run resumed
 // over the rest.
@@ -14,9 +14,9 @@
 
 #include "common/image_io.h"
 #include "mad/batch_scorer.h"
-#include "mad/gpu_select.h"
-#include "mad/pair_engine.h"
-#include "mad/pair_prefetcher.h"
+#include "mad/devices.h"
+#include "mad/engine/pair_engine.h"
+#include "mad/engine/pair_prefetcher.h"
 #include "mad/score.h"
 #include "tests/support/test_support.h"
 

@@ -10,7 +10,7 @@
 
 #include "common/error.h"
 #include "mad/batch_scorer.h"
-#include "mad/memory_estimate.h"
+#include "mad/backends/memory_estimate.h"
 #include "tests/support/test_support.h"
 
 namespace mad {

@@ -1,5 +1,5 @@
 // The two GPU stages with lent scratch (common/stage_scratch.h), sharing one transient region
-// and one cuFFT work area the way mad/pair_slot_cuda.h lends them, against stages that own
+// and one cuFFT work area the way mad/backends/pair_slot_cuda.h lends them, against stages that own
 // their scratch: the same bits, also when the reference side is reused for a second distorted
 // image after the other stage has overwritten the shared region. Skips without a GPU.
 #include <gtest/gtest.h>

@@ -21,7 +21,7 @@ struct PipelineBenchOptions {
   int timed_runs = 20;   // single-pair timings: median of these
   int batch_pairs = 64;  // pairs per batch measurement
   // Input pairs rotated so caches and reuse do not flatter. Not a multiple of the slots per
-  // shape (mad/cuda_backend.cu), or a batch slot would see one reference again and again.
+  // shape (mad/backends/cuda_backend.cu), or a batch slot would see one reference again and again.
   int distinct_inputs = 5;
   bool cpu = true;  // also time the CPU path (all threads and one thread)
   int cpu_runs = 3;

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "common/error.h"
-#include "mad/gpu_select.h"
+#include "mad/devices.h"
 
 namespace py = pybind11;
 

@@ -6,7 +6,7 @@
 #include "array_input.h"
 #include "common/error.h"
 #include "common/parallel.h"
-#include "mad/gpu_select.h"
+#include "mad/devices.h"
 #include "python_words.h"
 
 namespace py = pybind11;

@@ -52,7 +52,7 @@ def _described(x):
     per image) and a stream query per image took host time enough that 64 RGB 512x384 pairs
     scored at 2101-2534 pairs/s in either precision, where the C++ batch does 3531 (double) and
     6087 (float); described here, 2613-2648 and 2970-3220 (one H200, two runs; issue 26). The
-    rest of the gap was the device pairs' eager launches (mad/pair_slot_cuda.cu now replays
+    rest of the gap was the device pairs' eager launches (mad/backends/pair_slot_cuda.cu now replays
     graphs for them): 3253 and 5569-5641 against 3509-3511 and 6047-6073."""
     item = x.element_size()
     n, channels, height, width = x.shape

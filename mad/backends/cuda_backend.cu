@@ -1,4 +1,4 @@
-// The CUDA backend behind the scoring seam (mad/pair_backend.h): mad::SlotScheduler, the
+// The CUDA backend behind the scoring seam (mad/backends/pair_backend.h): mad::SlotScheduler, the
 // CUDA-free host logic (shapes, slot turns, eviction, the memory budget, tickets), over a
 // factory of gpu::PairSlot<Real> of the precision chosen at construction.
 #include <algorithm>
@@ -9,10 +9,10 @@
 #include "appearance/subband_transform.h"
 #include "common/error.h"
 #include "detection/detection.h"
-#include "mad/memory_check.h"
-#include "mad/memory_estimate.h"
-#include "mad/pair_slot_cuda.h"
-#include "mad/slot_scheduler.h"
+#include "mad/backends/memory_check.h"
+#include "mad/backends/memory_estimate.h"
+#include "mad/backends/pair_slot_cuda.h"
+#include "mad/backends/slot_scheduler.h"
 
 namespace mad {
 namespace {

@@ -1,4 +1,4 @@
-// Memory budgets and the up-front checks built on mad/memory_estimate.h: `--gpu-memory-limit`
+// Memory budgets and the up-front checks built on mad/backends/memory_estimate.h: `--gpu-memory-limit`
 // values, the free memory of the device and of the host, and the decisions that refuse a pair
 // too large for them with a message stating its need, before anything is allocated.
 //
@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <string>
 
+#include "mad/memory_limits.h"
 #include "mad/options.h"
 
 namespace mad {
@@ -18,14 +19,6 @@ constexpr std::size_t kGpuMemoryReserve = std::size_t{256} << 20;
 // Pairs whose CPU-path need reaches this get a statement of it before scoring.
 constexpr std::size_t kCpuMemoryStatementThreshold = std::size_t{1} << 30;
 
-// "--gpu-memory-limit" values: a byte count ("1073741824") or a number with a binary unit
-// ("512MiB", "1.5 GiB", "80G"; units B, K/KiB, M/MiB, G/GiB, T/TiB, case-insensitive; K, M, G
-// and T mean the binary units). Throws InvalidArgument for anything else, for 0 and for
-// values beyond 2^63.
-std::size_t parse_memory_size(const std::string& text);
-// "512 B", "3.5 MiB", "63.1 GiB".
-std::string format_bytes(std::size_t bytes);
-
 // Host memory available to a new allocation without swapping: MemAvailable of /proc/meminfo,
 // else the free physical pages. 0 when neither can be read (callers then skip the check).
 std::size_t host_available_memory_bytes();
@@ -34,7 +27,7 @@ std::size_t host_available_memory_bytes();
 std::size_t gpu_free_memory_bytes();
 
 // The device bytes one scorer's GPU pair slots may take together, over every shape
-// (mad/slot_scheduler.h): --gpu-memory-limit when given (`limit`, 0: none), else the device's
+// (mad/backends/slot_scheduler.h): --gpu-memory-limit when given (`limit`, 0: none), else the device's
 // free memory less kGpuMemoryReserve, divided evenly among the `shares` scorers on that GPU
 // (the engine's workers per GPU), so that the process as a whole keeps within it.
 struct GpuMemoryBudget {
@@ -53,8 +46,5 @@ std::string gpu_shape_too_large(int width, int height, Precision precision,
 // `threads` threads when it exceeds `available` bytes (0: unknown, not checked), and the
 // largest thread count that would fit, if any.
 void require_cpu_memory(int width, int height, int threads, bool want_maps, std::size_t available);
-// "a 16000x16000 pair needs about 63.0 GiB of memory on the CPU path (2 threads)" for pairs
-// at or above kCpuMemoryStatementThreshold, "" below it: the CLI prints it before scoring.
-std::string cpu_memory_statement(int width, int height, int threads, bool want_maps);
 
 }  // namespace mad

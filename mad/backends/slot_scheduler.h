@@ -24,7 +24,7 @@
 #include <utility>
 #include <vector>
 
-#include "mad/pair_backend.h"
+#include "mad/backends/pair_backend.h"
 
 namespace mad {
 

@@ -1,4 +1,4 @@
-#include "mad/slot_scheduler.h"
+#include "mad/backends/slot_scheduler.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "mad/pair_prefetcher.h"
+#include "mad/engine/pair_prefetcher.h"
 
 #include <algorithm>
 #include <chrono>

@@ -1,5 +1,5 @@
 // How much memory one MAD pair needs, before anything is allocated: the device memory of a GPU
-// pair slot (mad/pair_slot_cuda.h) and the host memory of the CPU path, as functions of the
+// pair slot (mad/backends/pair_slot_cuda.h) and the host memory of the CPU path, as functions of the
 // image shape alone. Callers check them against a budget up front, so a pair too large for the
 // machine is refused with a message that states its need instead of failing part-way through
 // (an allocation failure deep in cuFFT, or the kernel's OOM killer on the CPU).
@@ -41,7 +41,7 @@ struct GpuPairMemory {
   }
 };
 
-// The model of mad/pair_slot_cuda.h's PairSlot<Real> (Real = double for Precision::Double,
+// The model of mad/backends/pair_slot_cuda.h's PairSlot<Real> (Real = double for Precision::Double,
 // float for Precision::Float). The cuFFT work area is modelled as one buffer of the largest
 // transform's data (appearance's batch of 4 complex planes), with an axis whose length has a
 // prime factor above 127 padded to the power of two >= 2n-1 that cuFFT's Bluestein path works

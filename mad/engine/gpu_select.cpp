@@ -1,4 +1,4 @@
-#include "mad/gpu_select.h"
+#include "mad/devices.h"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 // choose_backend, which refuses --backend cuda first; this keeps the link complete.)
 #ifndef MAD_HAVE_CUDA
 #include "common/error.h"
-#include "mad/pair_backend.h"
+#include "mad/backends/pair_backend.h"
 
 namespace mad {
 std::unique_ptr<PairBackend> make_cuda_backend(const ScoreOptions&) {

@@ -1,4 +1,4 @@
-#include "mad/memory_check.h"
+#include "mad/backends/memory_check.h"
 
 #include <unistd.h>
 
@@ -11,7 +11,7 @@
 #include <sstream>
 
 #include "common/error.h"
-#include "mad/memory_estimate.h"
+#include "mad/backends/memory_estimate.h"
 
 namespace mad {
 namespace {
@@ -98,7 +98,7 @@ std::size_t host_available_memory_bytes() {
 #ifndef MAD_HAVE_CUDA
 std::size_t gpu_free_memory_bytes() {
   return 0;
-}  // mad/gpu_memory_cuda.cu with CUDA
+}  // mad/backends/gpu_memory_cuda.cu with CUDA
 #endif
 
 GpuMemoryBudget gpu_memory_budget(std::size_t limit, std::size_t free_bytes, int shares) {

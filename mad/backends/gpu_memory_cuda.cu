@@ -1,8 +1,8 @@
-// gpu_free_memory_bytes() of mad/memory_check.h in a CUDA build (memory_check.cpp supplies the
+// gpu_free_memory_bytes() of mad/backends/memory_check.h in a CUDA build (memory_check.cpp supplies the
 // CPU-only version). Never throws: a missing driver or device reads as "unknown" (0).
 #include <cuda_runtime.h>
 
-#include "mad/memory_check.h"
+#include "mad/backends/memory_check.h"
 
 namespace mad {
 

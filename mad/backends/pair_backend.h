@@ -1,8 +1,8 @@
 // The scoring seam: what every way of scoring (one pair, a list, a dataset, Python) runs on.
 // A backend computes a pair's two stage outputs; mad::BatchScorer (mad/batch_scorer.h) owns one,
 // feeds it pairs and is the only place a score is assembled from them. Two implementations:
-//   - the CPU backend (mad/cpu_backend.cpp): one pair at a time, computed as it is submitted;
-//   - the CUDA backend (mad/cuda_backend.cu): mad::SlotScheduler (mad/slot_scheduler.h) over
+//   - the CPU backend (mad/backends/cpu_backend.cpp): one pair at a time, computed as it is submitted;
+//   - the CUDA backend (mad/backends/cuda_backend.cu): mad::SlotScheduler (mad/backends/slot_scheduler.h) over
 //     GPU pair slots, several pairs in flight.
 // No CUDA types cross this header: CPU-only builds, tests and tools include it.
 #pragma once
@@ -26,12 +26,6 @@ struct StageOutputs {
   Image<double> map_hi, map_lo;  // when requested
 };
 
-// What is known of a pair before it is scored: its shape and resolved input class.
-struct PairSetup {
-  int width = 0, height = 0;
-  InputClass input_class = InputClass::Uint8;  // resolved (never Auto)
-  bool uint8_luminance() const { return input_class == InputClass::Uint8; }
-};
 
 // One image as a backend takes it: the double plane and, for 8-bit images, the same values as
 // uint8 (width*height, tightly packed), which is what travels to a device.

@@ -1,6 +1,8 @@
-// Device selection for the pair engine (mad/pair_engine.h): one worker thread per GPU, each
-// binding its thread to its device before it builds its scorer (the current device is per thread).
-// CPU-only code can call these; without the CUDA backend there are no devices.
+// The CUDA devices this process sees, and which one a thread works on: the many-pair engine
+// binds each worker thread to its device before it builds its scorer (the current device is
+// per thread), and the Python module finds the device an array lives on. Implemented in
+// mad/engine/gpu_select.cpp. CPU-only code can call these; without the CUDA backend there are
+// no devices.
 #pragma once
 
 namespace mad {

@@ -1,4 +1,4 @@
-#include "mad/pinned_copies.h"
+#include "mad/engine/pinned_copies.h"
 
 #include <cstring>
 #include <map>

@@ -1,4 +1,4 @@
-#include "mad/device_gather_cuda.h"
+#include "mad/backends/device_gather_cuda.h"
 
 #include <cstdint>
 

@@ -1,4 +1,4 @@
-#include "mad/pair_engine.h"
+#include "mad/engine/pair_engine.h"
 
 #include <algorithm>
 #include <atomic>
@@ -16,10 +16,10 @@
 #include "common/parallel.h"
 #include "common/progress_bar.h"
 #include "mad/batch_scorer.h"
-#include "mad/gpu_select.h"
-#include "mad/pair_prefetcher.h"
+#include "mad/devices.h"
+#include "mad/engine/pair_prefetcher.h"
 #ifdef MAD_HAVE_CUDA
-#include "mad/pinned_copies.h"
+#include "mad/engine/pinned_copies.h"
 #endif
 
 namespace mad {
@@ -198,7 +198,7 @@ EngineReport score_pairs(const std::vector<PairJob>& jobs, const EngineOptions& 
       std::function<void(SourceImage&)> prepare_distorted;
 #ifdef MAD_HAVE_CUDA
       // Distorted colour images get a page-locked copy on the decoding thread, which the GPU
-      // copies from: the scoring thread stages nothing (mad/pinned_copies.h).
+      // copies from: the scoring thread stages nothing (mad/engine/pinned_copies.h).
       std::shared_ptr<PinnedCopies> pinned;
       if (gpu) {
         // At most the decoding budget, and never more than 256 MiB of page-locked memory

@@ -62,7 +62,7 @@ class PairPrefetcher {
   // keep_8bit: decode with load_source_image(path, true) (for a GPU worker; a CPU worker reads
   // the double planes and passes false).
   // prepare_distorted (optional): runs on the decoding thread on each decoded distorted image
-  // (the GPU engine attaches a page-locked copy of its samples: mad/pinned_copies.h).
+  // (the GPU engine attaches a page-locked copy of its samples: mad/engine/pinned_copies.h).
   PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth, bool keep_8bit = false,
                  std::function<void(SourceImage&)> prepare_distorted = {});
   ~PairPrefetcher();

@@ -29,7 +29,7 @@
 #include "common/cuda_resources.h"
 #include "common/image.h"
 #include "detection/detection_stage_cuda.h"
-#include "mad/pair_backend.h"
+#include "mad/backends/pair_backend.h"
 
 namespace mad::gpu {
 

@@ -1,4 +1,4 @@
-// The CPU backend behind the scoring seam (mad/pair_backend.h): the reference implementation of
+// The CPU backend behind the scoring seam (mad/backends/pair_backend.h): the reference implementation of
 // both stages, one pair at a time, computed as it is submitted (each stage spreads itself over
 // every core). Also pair_input() and make_backend(), the seam's CUDA-free helpers.
 #include <deque>
@@ -9,8 +9,8 @@
 #include "common/error.h"
 #include "common/parallel.h"
 #include "detection/detection.h"
-#include "mad/memory_check.h"
-#include "mad/pair_backend.h"
+#include "mad/backends/memory_check.h"
+#include "mad/backends/pair_backend.h"
 
 namespace mad {
 namespace {

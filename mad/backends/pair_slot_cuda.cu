@@ -1,4 +1,4 @@
-#include "mad/pair_slot_cuda.h"
+#include "mad/backends/pair_slot_cuda.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,7 +10,7 @@
 #include "common/kernel_launch.cuh"
 #include "detection/detection.h"
 #include "kernels/gray.h"
-#include "mad/device_gather_cuda.h"
+#include "mad/backends/device_gather_cuda.h"
 #include "mad/device_image.h"
 
 namespace mad::gpu {

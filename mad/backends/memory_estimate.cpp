@@ -1,6 +1,6 @@
-// The memory models of mad/memory_estimate.h. Each term names the buffer it counts and the file
+// The memory models of mad/backends/memory_estimate.h. Each term names the buffer it counts and the file
 // that allocates it; P = W*H pixels, Hf = H*(W/2+1) half-spectrum bins, B = block count.
-#include "mad/memory_estimate.h"
+#include "mad/backends/memory_estimate.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -90,7 +90,7 @@ GpuPairMemory estimate_gpu_pair_memory(int width, int height, Precision precisio
   const std::size_t full = rows * cols * cplx;
   m.cufft_work = dev(std::max(half, kOrientations * full));
 
-  // mad/pair_slot_cuda.cu: pair uploads as uint8, as double and as colour samples (4 bytes a
+  // mad/backends/pair_slot_cuda.cu: pair uploads as uint8, as double and as colour samples (4 bytes a
   // pixel, RGBA at most; 2P each), the pair widened to Real, the two pooled sums, map.HI |
   // map.LO. The double and colour buffers exist only once such an image came; both count.
   m.staging = dev(2 * p) + dev(2 * p * 8) + dev(2 * p * 4) + dev(2 * p * real) + dev(2 * 8) +
