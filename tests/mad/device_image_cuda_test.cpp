@@ -27,6 +27,7 @@
 #include "common/cuda_resources.h"
 #include "common/image_io.h"
 #include "mad/batch_scorer.h"
+#include "mad/score.h"
 #include "mad/device_image.h"
 #include "tests/support/test_support.h"
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "mad/batch_scorer.h"
+#include "mad/score.h"
 #include "result_binding.h"
 
 namespace mad::python {
