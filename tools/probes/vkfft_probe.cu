@@ -25,7 +25,8 @@
 // engine replays CUDA graphs).
 //
 // Build and run: tools/probes/vkfft_probe.sh [folder where libvkfft-dev's .deb was unpacked].
-// Output: lines "VKFFT: ..." (their meaning: docs/performance.md, "VkFFT probe").
+// Output: lines "VKFFT: ..." (their meaning: docs/lab/2026-11-27-vkfft-probe.md; the figures:
+// docs/performance.md, "VkFFT probe").
 #ifndef VKFFT_BACKEND
 #define VKFFT_BACKEND 1  // CUDA
 #endif

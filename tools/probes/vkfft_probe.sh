@@ -9,7 +9,7 @@
 # unpacks .debs/libvkfft-dev_*.deb (fetched with `cd .debs && apt-get download libvkfft-dev`)
 # when present, else uses an installed /usr/include/vkFFT.h.
 # VKFFT_PROBE_BUILD_ONLY=1 builds without running (a machine without a GPU).
-# Prints the probe's "VKFFT:" lines (docs/performance.md, "VkFFT probe", says what each means).
+# Prints the probe's "VKFFT:" lines (docs/lab/2026-11-27-vkfft-probe.md says what each means).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 root=${1:-}

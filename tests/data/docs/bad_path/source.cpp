@@ -1,0 +1,1 @@
+// See docs/moved.md for why.

@@ -1,0 +1,1 @@
+// See docs/guide.md, "Section two" for why.
