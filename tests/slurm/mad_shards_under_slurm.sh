@@ -6,7 +6,8 @@
 #
 #   tests/slurm/mad_shards_under_slurm.sh MAD_BINARY
 #
-# What it runs, as a user would (the script's #SBATCH lines edited for this cluster: no GPU, one
+# What it runs (0: a job of one CPU, which mad must see as one: Slurm binds it, task/affinity);
+# then, as a user would (the script's #SBATCH lines edited for this cluster: no GPU, one
 # CPU a task, and the partition "mad", which is not the default):
 #  1. `mad-shards.sh score LIST OUT 3` with a mad that fails shard 2 (exit 3): the merge job,
 #     which starts after every task has ended (afterany), names shard 2 and prints the command
@@ -63,7 +64,7 @@ SlurmdPidFile=$work/slurmd.pid
 SlurmctldLogFile=$work/slurmctld.log
 SlurmdLogFile=$work/slurmd.log
 ProctrackType=proctrack/pgid
-TaskPlugin=task/none
+TaskPlugin=task/affinity
 SelectType=select/cons_tres
 SelectTypeParameters=CR_CPU
 SchedulerType=sched/builtin
@@ -126,6 +127,18 @@ cd "$work" || exit 1
   done
 } > list.csv
 "$mad" score --backend cpu --pairs "$work/list.csv" --out whole.csv -q || fail "the whole list"
+
+# 0. A job of one CPU of the two: Slurm binds it to that CPU (task/affinity), and mad sizes its
+# threads from it (common/allotment.h).
+id=$(sbatch --parsable --cpus-per-task=1 --output="$work/one.log" --wrap "$mad eval data \
+  --backend cpu --bootstrap 10 --out one.csv --json one.json -q") || fail "sbatch of one CPU"
+wait_jobs "$id"
+python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))["settings"]["allotment"]
+print("a job of 1 CPU: mad used", a["cpus"], "CPU(s) from its", a["cpus_from"])
+sys.exit(0 if a["cpus"] == 1 and a["cpus_from"] == "affinity mask" else 1)' one.json ||
+  fail "a job of one CPU did not run mad on one: $(cat one.log)"
 
 # 1. Shard 2 fails the first time.
 cat > failing-mad <<EOF
