@@ -23,6 +23,13 @@
 # is not on the PATH, and edit the #SBATCH lines for your cluster (one GPU a task; the CPU
 # backend needs none). The merge job takes them too (account, partition), less the GPU: it
 # asks for no GPU, one CPU and 30 minutes.
+#
+# Run this way under a real Slurm (Debian 12's slurm-wlm 22.05, one node on 127.0.0.1 that
+# tests/slurm/mad_shards_under_slurm.sh starts and stops; ctest slurm.mad_shards): the score
+# form in 3 shards with shard 2 failing on purpose (the merge ran after it, named it and printed
+# the rerun, which the test ran: task 2 alone, then a merge equal to the whole list), the merge
+# job in the partition of an edited #SBATCH line, and the eval form in 2 shards with --json.
+# Not run this way: the GPU line (--gres=gpu:1) and more than one node.
 #SBATCH --job-name=mad-shards
 #SBATCH --gres=gpu:1
 #SBATCH --cpus-per-task=8
