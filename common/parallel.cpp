@@ -1,5 +1,7 @@
 #include "common/parallel.h"
 
+#include "common/allotment.h"
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -19,7 +21,7 @@ std::atomic<int> g_thread_override{0};
 int thread_count() {
   const int forced = g_thread_override.load();
   if (forced > 0) return forced;
-  return std::max(1u, std::thread::hardware_concurrency());
+  return process_allotment().cpus;
 }
 
 void set_thread_count(int threads) {

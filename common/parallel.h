@@ -7,7 +7,8 @@
 
 namespace mad {
 
-// Number of worker threads used by parallel_for (default: hardware concurrency).
+// Number of worker threads used by parallel_for (default: the CPUs the process is allotted,
+// common/allotment.h: its affinity mask and cgroup CPU quota, not the machine's cores).
 int thread_count();
 // Overrides the worker count; 0 restores the default. Used by tests and `--threads`.
 void set_thread_count(int threads);

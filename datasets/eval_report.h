@@ -3,9 +3,11 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "common/allotment.h"
 #include "datasets/iqa_stats.h"
 
 namespace mad::datasets {
@@ -55,6 +57,12 @@ struct EvalReport {
   std::size_t decoded_images = 0;    // decoded in this run, and the decoding time summed over
   double decode_seconds = 0.0;       // the decode_threads threads (mad/engine/pair_engine.h)
   std::size_t decode_threads = 0;
+  // What the run was allotted (CPUs and memory: common/allotment.h) and what it sized from it:
+  // each worker's scoring threads and the decoding's memory budget (in the JSON's settings).
+  // None for `mad merge`, which scores nothing.
+  std::optional<Allotment> allotment;
+  int scoring_threads = 0;
+  std::size_t decode_memory_bytes = 0;
   std::vector<EvalWorkerTiming> worker_timing;  // one per worker (empty: not measured)
   std::size_t steady_from_pair = 0;             // WorkerTiming::kSteadyFrom
   double stats_seconds = 0.0;                   // statistics and bootstrap

@@ -105,6 +105,24 @@ static nlohmann::json workers_json(const EvalReport& r) {
   return a;
 }
 
+// The allotment and what the run sized from it (issue 39 item 3): on a cluster, whether mad
+// saw the CPUs and memory its job was given.
+static nlohmann::json allotment_json(const EvalReport& r) {
+  const Allotment& a = *r.allotment;
+  return {{"cpus", a.cpus},
+          {"cpus_from", a.cpus_from},
+          {"hardware_cpus", a.hardware_cpus},
+          {"affinity_cpus", a.affinity_cpus},
+          {"cgroup_cpus", a.cgroup_cpus},
+          {"memory_bytes", a.memory_bytes},
+          {"memory_from", a.memory_from},
+          {"physical_memory_bytes", a.physical_memory_bytes},
+          {"cgroup_memory_bytes", a.cgroup_memory_bytes},
+          {"cgroup", a.cgroup},
+          {"scoring_threads", r.scoring_threads},
+          {"decode_memory_bytes", r.decode_memory_bytes}};
+}
+
 nlohmann::json report_to_json(const EvalReport& r) {
   nlohmann::json j;
   j["dataset"] = {{"name", r.dataset},
@@ -128,6 +146,7 @@ nlohmann::json report_to_json(const EvalReport& r) {
                      {"seed", s.bootstrap.seed},
                      {"level", s.bootstrap.level},
                      {"resampled_unit", "reference image"}}}};
+  if (r.allotment) j["settings"]["allotment"] = allotment_json(r);
   const auto& c = r.counts;
   j["run"] = {{"started", r.started},
               {"pairs_finished_before", c.finished_before},

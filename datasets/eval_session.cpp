@@ -7,6 +7,7 @@
 #include <optional>
 #include <set>
 
+#include "common/parallel.h"
 #include "common/time_text.h"
 #include "common/error.h"
 #include "datasets/dataset_io.h"
@@ -124,6 +125,11 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
                 out,
                 plan.backend_reason,
                 so.det_variant};
+  r.allotment = process_allotment();
+  r.scoring_threads = thread_count();
+  r.decode_memory_bytes = cfg.runner.decode_memory_bytes > 0
+                                       ? cfg.runner.decode_memory_bytes
+                                       : default_decode_memory_bytes();
   for (const auto& n : d.notes) say(cfg.log, n);
 
   // --shard: the pairs of the other shards are skipped, and neither counted nor listed.

@@ -253,7 +253,7 @@ Subcommand add_eval_command(CLI::App& root) {
       ->check(decimal_in_range(1, std::numeric_limits<long long>::max(),
                                "leave --limit out to score every pair"))
       ->group("Scoring");
-  cmd->add_option("--threads", a->threads, "CPU threads (default: all cores)")
+  cmd->add_option("--threads", a->threads, "CPU threads (default: the CPUs allotted)")
       ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"))
       ->group("Scoring");
   add_statistics_options(*cmd, a->resamples, a->seed, "Statistics");

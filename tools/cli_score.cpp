@@ -321,7 +321,7 @@ Subcommand add_score_command(CLI::App& root) {
        "GPU detection block-statistics variant (see --list-variants)",
        "GPU memory this process may use on each GPU, all shapes and workers together, "
        "e.g. 8GiB (default: the free memory)"});
-  cmd->add_option("--threads", args->threads, "CPU worker threads (default: all cores)")
+  cmd->add_option("--threads", args->threads, "CPU worker threads (default: the CPUs allotted)")
       ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"))
       ->group("Scoring");
   cmd->add_option("--decode-threads", args->decode_threads,

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/allotment.h"
 #include "common/error.h"
 #include "mad/backends/memory_estimate.h"
 
@@ -80,7 +81,17 @@ std::string format_bytes(std::size_t bytes) {
   return buf;
 }
 
+// The host's available memory, bounded by the process's cgroup memory.max (a Slurm job, a
+// container): past that the process is killed, whatever the host has free.
+static std::size_t host_memory_available_now();
+
 std::size_t host_available_memory_bytes() {
+  const std::size_t host = host_memory_available_now();
+  const std::size_t limit = process_allotment().cgroup_memory_bytes;
+  return limit != 0 && (host == 0 || limit < host) ? limit : host;
+}
+
+static std::size_t host_memory_available_now() {
   std::ifstream meminfo("/proc/meminfo");
   std::string line;
   while (std::getline(meminfo, line)) {

@@ -20,7 +20,8 @@ constexpr std::size_t kGpuMemoryReserve = std::size_t{256} << 20;
 constexpr std::size_t kCpuMemoryStatementThreshold = std::size_t{1} << 30;
 
 // Host memory available to a new allocation without swapping: MemAvailable of /proc/meminfo,
-// else the free physical pages. 0 when neither can be read (callers then skip the check).
+// else the free physical pages, at most the process's cgroup memory.max (common/allotment.h).
+// 0 when none can be read (callers then skip the check).
 std::size_t host_available_memory_bytes();
 // Free memory of the current CUDA device (cudaMemGetInfo); 0 in a build without CUDA or
 // without a device.

@@ -11,6 +11,7 @@
 
 #include <unistd.h>
 
+#include "common/allotment.h"
 #include "common/error.h"
 #include "common/gpu_info.h"
 #include "common/parallel.h"
@@ -104,7 +105,7 @@ PrefetchDepth prefetch_depth(const EngineOptions& options, int workers, bool gpu
   const std::size_t budget = options.decode_memory_bytes > 0 ? options.decode_memory_bytes
                                                              : default_decode_memory_bytes();
   d.memory_budget_bytes = budget / static_cast<std::size_t>(std::max(1, workers));
-  const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+  const auto cores = static_cast<std::size_t>(process_allotment().cpus);  // not the machine's
   const auto shared = static_cast<std::size_t>(std::max(1, workers));
   if (options.lookahead > 0) {
     d.max_pairs = d.initial_pairs = options.lookahead;
@@ -123,11 +124,12 @@ PrefetchDepth prefetch_depth(const EngineOptions& options, int workers, bool gpu
 
 std::size_t default_decode_memory_bytes() {
   constexpr std::size_t kGiB = std::size_t{1} << 30;
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-  if (pages <= 0 || page <= 0) return kGiB;
-  const std::size_t sixteenth =
-      static_cast<std::size_t>(pages) * static_cast<std::size_t>(page) / 16;
-  return std::clamp(sixteenth, kGiB, 8 * kGiB);
+  // The process's memory: a cgroup's memory.max where it is below the host's (a Slurm job or a
+  // container), which kills the process past it.
+  const std::size_t memory = process_allotment().memory_bytes;
+  if (memory == 0) return kGiB;
+  // At most a quarter of it: 1 GiB of a 2 GiB container would leave too little to score in.
+  return std::min(std::clamp(memory / 16, kGiB, 8 * kGiB), memory / 4);
 }
 
 double WorkerTiming::steady_pairs_per_second() const {

@@ -40,14 +40,14 @@ struct EngineOptions {
   int cpu_workers = 1;  // CPU backend: scorers run side by side (each also splits its
                         // pair over all cores; several help with small images)
   // Pairs decoded ahead per worker. 0: enough to keep every core decoding (twice the
-  // hardware threads shared among the workers, at least 4), fewer when large pairs would
+  // allotted CPUs, common/allotment.h, shared among the workers, at least 4), fewer when large pairs would
   // exceed decode_memory_bytes (PrefetchDepth).
   std::size_t lookahead = 0;
   // Decoding threads per worker (`mad eval --decode-threads`), exactly. 0: the cores the GPU
   // workers do not hold (a CPU run: all cores), shared among the workers, at most as many as
   // pairs may be in flight.
   std::size_t decode_threads = 0;
-  // Host bytes the decoded pairs ahead may take, over all workers. 0: 1/16 of the host's
+  // Host bytes the decoded pairs ahead may take, over all workers. 0: 1/16 of the process's
   // memory, between 1 and 8 GiB (default_decode_memory_bytes).
   std::size_t decode_memory_bytes = 0;
   // Deliver outcomes in job order (a later job's outcome waits for the earlier ones). Off:
@@ -115,7 +115,9 @@ struct EngineReport {
 // cpu_workers below 1).
 EngineReport plan_workers(const EngineOptions& options);
 
-// 1/16 of the host's physical memory, clamped to 1..8 GiB (1 GiB where it cannot be read). Large
+// 1/16 of the process's memory (the host's, or its cgroup's memory.max where that is lower:
+// common/allotment.h), clamped to 1..8 GiB and to at most a quarter of it (1 GiB where it
+// cannot be read). Large
 // frames need it: a 3840x2160 RGB pair decodes to 50 MB, and with 1 GiB split over two GPU
 // workers each could hold only 10 pairs ahead while 30 decoding threads at ~120 ms an image
 // could feed far more (on 2 H200s, 4K double spent 3.1 s of its 5.4 s waiting on decoding).

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "common/allotment.h"
 #include "common/error.h"
 #include "common/parallel.h"
 
@@ -94,7 +95,7 @@ PairPrefetcher::PairPrefetcher(std::vector<PairPaths> pairs, PrefetchDepth depth
           depth.threads > 0
               ? depth.threads
               : std::clamp<std::size_t>(depth.max_pairs, 1,
-                                        std::max(1u, std::thread::hardware_concurrency()))))) {
+                                        static_cast<std::size_t>(process_allotment().cpus))))) {
   schedule_until(lookahead_);
 }
 

@@ -153,7 +153,8 @@ TEST_F(EvalShards, ResumeOptionsAndMergeRefuseWhatDoesNotFit) {
 // job with the options after `--`; and the submissions on the login node (stand-in sbatch).
 TEST_F(EvalShards, SlurmScriptEvaluatesEachTasksShardAndMerges) {
   const std::string script = std::string(MAD_SOURCE_DIR) + "/docs/slurm/mad-shards.sh";
-  const std::string env = "MAD='" + std::string(MAD_BINARY) + "' SLURM_ARRAY_TASK_COUNT=3 ";
+  // As a task resubmitted alone: N comes from the argument, not the array's size.
+  const std::string env = "MAD='" + std::string(MAD_BINARY) + "' SLURM_ARRAY_TASK_COUNT=1 ";
   const std::string args = " eval data out 3 --backend cpu -- --json out/sum.json" + kStats;
   for (int i = 1; i <= 3; ++i) {
     const auto task = test::run_command("cd '" + dir_.string() + "' && " + env +
@@ -176,14 +177,15 @@ TEST_F(EvalShards, SlurmScriptEvaluatesEachTasksShardAndMerges) {
                                         "' eval data sub 2 --backend cpu "
                                         "-- --seed 7 2>&1");
   EXPECT_EQ(submit.exit_code, 0) << submit.out;
-  EXPECT_TRUE(has(submit.out, "array job 77 (2 shards of mad eval), merge job 77")) << submit.out;
+  EXPECT_TRUE(has(submit.out, "array job 77 (shards 1-2 of 2, mad eval), merge job 77"))
+      << submit.out;
   const auto calls = lines("bin/calls");
   ASSERT_EQ(calls.size(), 2u);
   EXPECT_TRUE(has(calls[0], "--array=1-2 " + script + " eval " + path("data") + " " + path("sub") +
                                 " 2 --backend cpu -- --seed 7"))
       << calls[0];
-  EXPECT_TRUE(has(calls[1], "--dependency=afterok:77")) << calls[1];
-  EXPECT_TRUE(has(calls[1], "--wrap=" + script + " eval " + path("data"))) << calls[1];
+  EXPECT_TRUE(has(calls[1], "--dependency=afterany:77")) << calls[1];
+  EXPECT_TRUE(has(calls[1], "--export=ALL " + script + " eval " + path("data"))) << calls[1];
   EXPECT_TRUE(has(calls[1], "-- --seed 7")) << calls[1];
   const auto typo = test::run_command("'" + script + "' evaluate data out 2 2>&1");
   EXPECT_EQ(typo.exit_code, 2) << typo.out;

@@ -140,38 +140,90 @@ TEST_F(Shards, ResumeMergeAndOptionsRefuseWhatDoesNotFit) {
 }
 
 // The Slurm script as Slurm runs it: each array task with its SLURM_ARRAY_TASK_ID, then the
-// merge job; and, on the login node, the two submissions (a stand-in sbatch records them).
+// merge job; and, on the login node, the two submissions (a stand-in sbatch records them). Each
+// task runs as one resubmitted alone does (SLURM_ARRAY_TASK_COUNT=1): N is the argument's 3.
+// The merge first finds shard 2 missing, then failed, then unfinished, and names the command
+// that reruns it. tests/slurm runs the script under a real Slurm.
 TEST_F(Shards, SlurmScriptScoresEachTasksShardAndMerges) {
   const std::string script = std::string(MAD_SOURCE_DIR) + "/docs/slurm/mad-shards.sh";
-  const std::string env = "MAD='" + std::string(MAD_BINARY) + "' SLURM_ARRAY_TASK_COUNT=3 ";
-  for (int i = 1; i <= 3; ++i) {
-    const auto task = test::run_command("cd '" + dir_.string() + "' && " + env +
-                                        "SLURM_ARRAY_TASK_ID=" + std::to_string(i) + " '" + script +
-                                        "' score list.csv out 3 --backend cpu 2>&1");
-    EXPECT_EQ(task.exit_code, 0) << task.out;  // the failed pair's row is written: not a failure
-  }
-  const auto merge = test::run_command("cd '" + dir_.string() + "' && MAD_MERGE=1 " + env + "'" +
-                                       script + "' score list.csv out 3 2>&1");
+  const std::string env = "MAD='" + std::string(MAD_BINARY) + "' SLURM_ARRAY_TASK_COUNT=1 ";
+  const auto task = [&](int i) {
+    const auto r = test::run_command("cd '" + dir_.string() + "' && " + env +
+                                     "SLURM_ARRAY_TASK_ID=" + std::to_string(i) + " '" + script +
+                                     "' score list.csv out 3 --backend cpu 2>&1");
+    EXPECT_EQ(r.exit_code, 0) << r.out;  // the failed pair's row is written: not a failure
+    EXPECT_EQ(read("out/shard_" + std::to_string(i) + ".status"), "0\n");
+  };
+  const auto merge_job = [&] {
+    return test::run_command("cd '" + dir_.string() + "' && MAD_MERGE=1 " + env + "'" + script +
+                             "' score list.csv out 3 --backend cpu 2>&1");
+  };
+  task(1);
+  task(3);
+  const std::string rerun =
+      "MAD_ARRAY=2 " + script + " score list.csv out 3 --backend cpu -- ";
+  auto merge = merge_job();
+  EXPECT_EQ(merge.exit_code, kExitInput) << merge.out;
+  EXPECT_TRUE(has(merge.out, "1 of 3 shards missing or failed; nothing merged")) << merge.out;
+  EXPECT_TRUE(has(merge.out, "shard 2: no out/shard_2.csv")) << merge.out;
+  EXPECT_TRUE(has(merge.out, rerun)) << merge.out;
+  EXPECT_FALSE(exists("out/results.csv"));
+  task(2);
+  write("out/shard_2.status", "3\n");
+  merge = merge_job();
+  EXPECT_EQ(merge.exit_code, kExitInput) << merge.out;
+  EXPECT_TRUE(has(merge.out, "shard 2: its task exited 3")) << merge.out;
+  EXPECT_TRUE(has(merge.out, rerun)) << merge.out;
+  std::filesystem::remove(path("out/shard_2.status"));
+  merge = merge_job();
+  EXPECT_TRUE(has(merge.out, "shard 2: its task did not finish")) << merge.out;
+  task(2);
+  merge = merge_job();
   EXPECT_EQ(merge.exit_code, kExitPartial) << merge.out;
   ASSERT_EQ(mad(whole_run()).exit_code, kExitPartial);
   EXPECT_EQ(csv_rows_without("out/results.csv", "seconds"),
             csv_rows_without("whole.csv", "seconds"));
 
-  write("bin/sbatch", "#!/bin/sh\necho \"$@\" >> \"$(dirname \"$0\")/calls\"\necho 4242\n");
+  write("bin/sbatch",
+        "#!/bin/sh\necho \"merge=$MAD_MERGE $*\" >> \"$(dirname \"$0\")/calls\"\necho 4242\n");
   std::filesystem::permissions(path("bin/sbatch"), std::filesystem::perms::owner_all);
   const auto submit =
       test::run_command("cd '" + dir_.string() + "' && PATH=\"" + path("bin") + ":$PATH\" '" +
                         script + "' score list.csv sub 4 --backend cpu 2>&1");
   EXPECT_EQ(submit.exit_code, 0) << submit.out;
-  EXPECT_TRUE(has(submit.out, "array job 4242 (4 shards of mad score), merge job 4242"))
+  EXPECT_TRUE(has(submit.out, "array job 4242 (shards 1-4 of 4, mad score), merge job 4242"))
       << submit.out;
   const auto calls = lines("bin/calls");
   ASSERT_EQ(calls.size(), 2u);
   EXPECT_TRUE(has(calls[0], "--array=1-4 " + script + " score " + path("list.csv") + " " +
                                 path("sub") + " 4 --backend cpu --"))
       << calls[0];
-  EXPECT_TRUE(has(calls[1], "--dependency=afterok:4242")) << calls[1];
-  EXPECT_TRUE(has(calls[1], "--wrap=" + script + " score " + path("list.csv"))) << calls[1];
+  EXPECT_TRUE(has(calls[0], "merge= ")) << calls[0];
+  // The merge: after the tasks whatever their end, the script itself in merge mode (so that its
+  // #SBATCH lines apply), without their GPU.
+  EXPECT_TRUE(has(calls[1], "merge=1 ")) << calls[1];
+  EXPECT_TRUE(has(calls[1], "--dependency=afterany:4242")) << calls[1];
+  EXPECT_TRUE(has(calls[1], "--gres=none")) << calls[1];
+  EXPECT_FALSE(has(calls[1], "--wrap")) << calls[1];
+  EXPECT_TRUE(has(calls[1], "--export=ALL " + script + " score " + path("list.csv") + " " +
+                                path("sub") + " 4 --backend cpu --"))
+      << calls[1];
+  // MAD_ARRAY: only the shards it names, and a merge after them.
+  std::filesystem::remove(path("bin/calls"));
+  const auto again = test::run_command("cd '" + dir_.string() + "' && PATH=\"" + path("bin") +
+                                       ":$PATH\" MAD_ARRAY=2,4 '" + script +
+                                       "' score list.csv sub 4 --backend cpu 2>&1");
+  EXPECT_EQ(again.exit_code, 0) << again.out;
+  const auto calls_again = lines("bin/calls");
+  ASSERT_EQ(calls_again.size(), 2u);
+  EXPECT_TRUE(has(calls_again[0], "--array=2,4 " + script)) << calls_again[0];
+  EXPECT_TRUE(has(calls_again[1], "--dependency=afterany:4242")) << calls_again[1];
+  const auto bad = test::run_command("cd '" + dir_.string() + "' && MAD_ARRAY='2;rm' '" +
+                                     script + "' score list.csv sub 4 2>&1");
+  EXPECT_EQ(bad.exit_code, 2) << bad.out;
+  const auto no_n = test::run_command("'" + script + "' score list.csv sub four 2>&1");
+  EXPECT_EQ(no_n.exit_code, 2) << no_n.out;
+  EXPECT_TRUE(has(no_n.out, "a positive whole number, not 'four'")) << no_n.out;
 }
 
 }  // namespace
