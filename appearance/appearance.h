@@ -14,5 +14,10 @@ struct AppearanceResult {
 // ref, dst: raw gray values 0..255 as double, same size, >= 34x34.
 AppearanceResult appear_cpu(ImageView<const double> ref, ImageView<const double> dst,
                             bool want_map);
+// The same in a workspace kept across pairs (appearance/appearance_workspace_cpu.h): what a
+// CPU worker calls. The same bits as the call above.
+class AppearanceWorkspaceCpu;
+AppearanceResult appear_cpu(ImageView<const double> ref, ImageView<const double> dst,
+                            bool want_map, AppearanceWorkspaceCpu& workspace);
 
 }  // namespace mad::appearance

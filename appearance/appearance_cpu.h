@@ -1,6 +1,7 @@
 // The CPU appearance stage as an object bound to one image shape (STYLE.md rule 3): FFT plans
 // and the log-Gabor bank are built once in the constructor and reused by every call. All
-// members are const and allocate their own work space, so one instance may serve several
+// members are const; their work space is either allocated by the call or the caller's kept
+// AppearanceWorkspaceCpu (one per thread that calls), so one instance may serve several
 // threads. appear_cpu (appearance.h) uses a small per-shape cache of these.
 #pragma once
 
@@ -14,6 +15,8 @@
 #include "common/fft_cpu.h"
 
 namespace mad::appearance {
+
+class AppearanceWorkspaceCpu;
 
 class AppearanceCpu {
  public:
@@ -38,6 +41,16 @@ class AppearanceCpu {
   // analyse both images (in one parallel pass) and compare them.
   AppearanceResult run(ImageView<const double> ref, ImageView<const double> dst,
                        bool want_map) const;
+
+  // The same three in a workspace kept across pairs (appearance/appearance_workspace_cpu.h),
+  // allocating nothing while the shape stays the same (bar a requested map, which the result
+  // takes with it). analyse leaves image i's statistics in workspace.stats[i]. Same bits.
+  void analyse(const std::vector<ImageView<const double>>& images,
+               AppearanceWorkspaceCpu& workspace) const;
+  AppearanceResult compare(const SubbandStats& ref, const SubbandStats& dst, bool want_map,
+                           AppearanceWorkspaceCpu& workspace) const;
+  AppearanceResult run(ImageView<const double> ref, ImageView<const double> dst, bool want_map,
+                       AppearanceWorkspaceCpu& workspace) const;
 
  private:
   void check_shape(ImageView<const double> image) const;

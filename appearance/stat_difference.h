@@ -26,5 +26,7 @@ void stat_difference_cpu(const SubbandStats& ref, const SubbandStats& dst, doubl
 // non-null (it is resized to the grid's image shape). Returns d_appear; NaN when the image is
 // smaller than 34x34 (empty crop), as in the original.
 double pool_appearance_cpu(const double* eta, const BlockGrid& grid, Image<double>* map);
+// The same into the caller's image-sized plane (every pixel written), which then holds map.LO.
+double pool_appearance_cpu(const double* eta, const BlockGrid& grid, ImageView<double> plane);
 
 }  // namespace mad::appearance

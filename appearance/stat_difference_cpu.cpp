@@ -34,10 +34,16 @@ double pool_appearance_cpu(const double* eta, const BlockGrid& grid, Image<doubl
   Image<double> local;
   Image<double>& out = map ? *map : local;
   out = Image<double>(grid.image_width, grid.image_height);
-  expand_tiles(eta, grid.cols, grid, out.view());
+  return pool_appearance_cpu(eta, grid, out.view());
+}
+
+double pool_appearance_cpu(const double* eta, const BlockGrid& grid, ImageView<double> plane) {
+  if (plane.width != grid.image_width || plane.height != grid.image_height)
+    throw InvalidArgument("pool_appearance_cpu: the plane's shape differs from the grid's");
+  expand_tiles(eta, grid.cols, grid, plane);
   if (grid.image_width < kMinImageSide || grid.image_height < kMinImageSide)
     return std::nan("");  // empty crop: 0/0 in the original
-  return pool_rms_crop(out.cview());
+  return pool_rms_crop(plane);
 }
 
 }  // namespace mad::appearance

@@ -19,6 +19,7 @@ class SubbandScratch {
   Complex* product() { return product_.get(); }
   Complex* eo() { return eo_.get(); }
   std::size_t pixels() const { return pixels_; }
+  void poison();  // NaN everywhere (workspace poisoning test mode)
 
  private:
   std::unique_ptr<Complex[]> product_;  // F ⊙ H

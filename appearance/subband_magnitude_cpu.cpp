@@ -2,7 +2,9 @@
 #include "appearance/subband_magnitude.h"
 #include "appearance/simd_dispatch.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -52,6 +54,12 @@ void modulus_row(const double* eo, double* out, int width) {
 }
 
 }  // namespace
+
+void SubbandScratch::poison() {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  std::fill(product_.get(), product_.get() + pixels_, Complex(nan, nan));
+  std::fill(eo_.get(), eo_.get() + pixels_, Complex(nan, nan));
+}
 
 void subband_magnitude_cpu(const CpuFft2d& fft, const LogGaborBankCpu& bank, int scale,
                            int orientation, const Complex* spectrum, SubbandScratch& scratch,

@@ -2,8 +2,11 @@
 
 #include <fftw3.h>
 
+#include <algorithm>
 #include <mutex>
 #include <vector>
+
+#include "common/workspace_cpu.h"
 
 namespace mad {
 namespace {
@@ -47,17 +50,46 @@ CpuFft2d::~CpuFft2d() {
   fftw_destroy_plan(plans_->c2r);
 }
 
+void CpuFftBuffers::fit(const CpuFft2d& fft) {
+  fit_buffer(packed, static_cast<std::size_t>(fft.width()) * fft.height());
+  fit_buffer(half, static_cast<std::size_t>(fft.half_width()) * fft.height());
+}
+
+void CpuFftBuffers::poison() {
+  poison_buffer(packed);
+  poison_buffer(half);
+}
+
 void CpuFft2d::forward_real_half(ImageView<const double> in, Complex* half_spectrum) const {
-  std::vector<double> packed(static_cast<std::size_t>(width_) * height_);
-  for (int y = 0; y < height_; ++y)
-    for (int x = 0; x < width_; ++x) packed[static_cast<std::size_t>(y) * width_ + x] = in(y, x);
-  fftw_execute_dft_r2c(plans_->r2c, packed.data(), reinterpret_cast<fftw_complex*>(half_spectrum));
+  CpuFftBuffers buffers;
+  forward_real_half(in, half_spectrum, buffers);
 }
 
 void CpuFft2d::forward_real(ImageView<const double> in, Complex* spectrum) const {
+  CpuFftBuffers buffers;
+  forward_real(in, spectrum, buffers);
+}
+
+void CpuFft2d::inverse_real(const Complex* half_spectrum, ImageView<double> out) const {
+  CpuFftBuffers buffers;
+  inverse_real(half_spectrum, out, buffers);
+}
+
+void CpuFft2d::forward_real_half(ImageView<const double> in, Complex* half_spectrum,
+                                 CpuFftBuffers& buffers) const {
+  buffers.fit(*this);
+  double* packed = buffers.packed.data();
+  for (int y = 0; y < height_; ++y)
+    for (int x = 0; x < width_; ++x) packed[static_cast<std::size_t>(y) * width_ + x] = in(y, x);
+  fftw_execute_dft_r2c(plans_->r2c, packed, reinterpret_cast<fftw_complex*>(half_spectrum));
+}
+
+void CpuFft2d::forward_real(ImageView<const double> in, Complex* spectrum,
+                            CpuFftBuffers& buffers) const {
+  buffers.fit(*this);
   const int hw = half_width();
-  std::vector<Complex> half(static_cast<std::size_t>(hw) * height_);
-  forward_real_half(in, half.data());
+  const Complex* half = buffers.half.data();
+  forward_real_half(in, buffers.half.data(), buffers);
   // Hermitian fill: X(k_r, k_c) = conj(X(-k_r mod M, -k_c mod N)).
   for (int y = 0; y < height_; ++y) {
     Complex* row = spectrum + static_cast<std::size_t>(y) * width_;
@@ -78,12 +110,13 @@ void CpuFft2d::inverse(const Complex* in, Complex* out) const {
   for (std::size_t i = 0; i < n; ++i) out[i] *= scale;
 }
 
-void CpuFft2d::inverse_real(const Complex* half_spectrum, ImageView<double> out) const {
+void CpuFft2d::inverse_real(const Complex* half_spectrum, ImageView<double> out,
+                            CpuFftBuffers& buffers) const {
+  buffers.fit(*this);
   // c2r destroys its input, so it works on a copy.
-  const std::size_t half = static_cast<std::size_t>(half_width()) * height_;
-  std::vector<Complex> work(half_spectrum, half_spectrum + half);
-  std::vector<double> packed(static_cast<std::size_t>(width_) * height_);
-  fftw_execute_dft_c2r(plans_->c2r, reinterpret_cast<fftw_complex*>(work.data()), packed.data());
+  std::copy(half_spectrum, half_spectrum + buffers.half.size(), buffers.half.begin());
+  double* packed = buffers.packed.data();
+  fftw_execute_dft_c2r(plans_->c2r, reinterpret_cast<fftw_complex*>(buffers.half.data()), packed);
   const double scale = 1.0 / (static_cast<double>(width_) * height_);
   for (int y = 0; y < height_; ++y)
     for (int x = 0; x < width_; ++x)

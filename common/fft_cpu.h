@@ -6,12 +6,25 @@
 
 #include <complex>
 #include <memory>
+#include <vector>
 
 #include "common/image.h"
 
 namespace mad {
 
 using Complex = std::complex<double>;
+
+class CpuFft2d;
+
+// The packing copies the transforms work in, owned by the caller so that one kept across
+// images of a shape (common/workspace_cpu.h) spares an allocation per transform. One per
+// thread: a transform writes them.
+struct CpuFftBuffers {
+  std::vector<double> packed;  // width x height, tightly packed real plane
+  std::vector<Complex> half;   // height x half_width, a half spectrum c2r may destroy
+  void fit(const CpuFft2d& fft);  // sized for fft's shape; reallocates only on a change
+  void poison();                  // NaN everywhere (workspace poisoning test mode)
+};
 
 class CpuFft2d {
  public:
@@ -29,6 +42,12 @@ class CpuFft2d {
   void forward_real(ImageView<const double> in, Complex* spectrum) const;
   // Half spectrum (height x half_width) of a real image. No scaling.
   void forward_real_half(ImageView<const double> in, Complex* half_spectrum) const;
+  // The same three with the caller's buffers (fitted to this shape; see CpuFftBuffers).
+  void forward_real(ImageView<const double> in, Complex* spectrum, CpuFftBuffers& buffers) const;
+  void forward_real_half(ImageView<const double> in, Complex* half_spectrum,
+                         CpuFftBuffers& buffers) const;
+  void inverse_real(const Complex* half_spectrum, ImageView<double> out,
+                    CpuFftBuffers& buffers) const;
   // Inverse complex transform scaled by 1/(width*height). `in` and `out` hold height x width
   // elements and must not alias.
   void inverse(const Complex* in, Complex* out) const;

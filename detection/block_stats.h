@@ -35,6 +35,8 @@ void error_image_cpu(ImageView<const double> csf_ref, ImageView<const double> cs
 // s8 at every grid point: the unbiased std (÷63) of the 8x8 window whose top-left corner is
 // (4·i, 4·j). grid.rows x grid.cols, row-major.
 std::vector<double> window8_std_cpu(ImageView<const double> image, const BlockGrid& grid);
+// The same into the caller's vector (fitted here to grid.count()).
+void window8_std_cpu(ImageView<const double> image, const BlockGrid& grid, std::vector<double>& s8);
 
 // σ_mod of block (i, j) from the grid of 8x8 stds (spec §3.5 edge availability rule).
 double min_std_of_block(const std::vector<double>& s8, const BlockGrid& grid, int i, int j);
@@ -43,5 +45,9 @@ double min_std_of_block(const std::vector<double>& s8, const BlockGrid& grid, in
 // 16 in either side give an empty grid. Parallel over block rows; thread-count independent.
 DetectionBlockStats detection_block_stats_cpu(ImageView<const double> csf_ref,
                                               ImageView<const double> error);
+// The same into the caller's statistics and 8x8-std grid (kept across pairs by the detection
+// workspace; fitted here to the shape, every element written).
+void detection_block_stats_cpu(ImageView<const double> csf_ref, ImageView<const double> error,
+                               DetectionBlockStats& out, std::vector<double>& s8);
 
 }  // namespace mad::detection

@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "common/parallel.h"
+#include "common/workspace_cpu.h"
 
 namespace mad::detection {
 namespace {
@@ -53,7 +54,14 @@ void error_image_cpu(ImageView<const double> csf_ref, ImageView<const double> cs
 }
 
 std::vector<double> window8_std_cpu(ImageView<const double> image, const BlockGrid& grid) {
-  std::vector<double> s8(grid.count());
+  std::vector<double> s8;
+  window8_std_cpu(image, grid, s8);
+  return s8;
+}
+
+void window8_std_cpu(ImageView<const double> image, const BlockGrid& grid,
+                     std::vector<double>& s8) {
+  fit_buffer(s8, grid.count());
   parallel_for(grid.rows, [&](int i) {
     for (int j = 0; j < grid.cols; ++j) {
       const int y0 = i * kBlockStride, x0 = j * kBlockStride;
@@ -62,7 +70,6 @@ std::vector<double> window8_std_cpu(ImageView<const double> image, const BlockGr
           window_unbiased_std(image, y0, x0, kMinStdWindow, m);
     }
   });
-  return s8;
 }
 
 double min_std_of_block(const std::vector<double>& s8, const BlockGrid& grid, int i, int j) {
@@ -79,15 +86,23 @@ double min_std_of_block(const std::vector<double>& s8, const BlockGrid& grid, in
 
 DetectionBlockStats detection_block_stats_cpu(ImageView<const double> csf_ref,
                                               ImageView<const double> error) {
+  DetectionBlockStats st;
+  std::vector<double> s8;
+  detection_block_stats_cpu(csf_ref, error, st, s8);
+  return st;
+}
+
+void detection_block_stats_cpu(ImageView<const double> csf_ref, ImageView<const double> error,
+                               DetectionBlockStats& st, std::vector<double>& s8) {
   if (csf_ref.width != error.width || csf_ref.height != error.height)
     throw InvalidArgument("detection_block_stats_cpu: shapes differ");
-  DetectionBlockStats st;
   st.grid = BlockGrid(csf_ref.width, csf_ref.height);
   const BlockGrid& g = st.grid;
-  st.mean_ref.assign(g.count(), 0.0);
-  st.std_err.assign(g.count(), 0.0);
-  st.std_min_ref.assign(g.count(), 0.0);
-  const std::vector<double> s8 = window8_std_cpu(csf_ref, g);
+  // Every block's three values are written below: no fill needed on reuse.
+  fit_buffer(st.mean_ref, g.count());
+  fit_buffer(st.std_err, g.count());
+  fit_buffer(st.std_min_ref, g.count());
+  window8_std_cpu(csf_ref, g, s8);
   parallel_for(g.rows, [&](int i) {
     for (int j = 0; j < g.cols; ++j) {
       const std::size_t b = static_cast<std::size_t>(i) * g.cols + j;
@@ -98,7 +113,6 @@ DetectionBlockStats detection_block_stats_cpu(ImageView<const double> csf_ref,
       st.std_min_ref[b] = min_std_of_block(s8, g, i, j);
     }
   });
-  return st;
 }
 
 }  // namespace mad::detection

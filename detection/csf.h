@@ -8,6 +8,7 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "common/fft_cpu.h"
 #include "common/image.h"
@@ -35,6 +36,14 @@ Image<double> csf_hermitian_half(int width, int height);
 // into the centred layout of the reference map hi_02_csf.
 Image<double> fft_shift(ImageView<const double> unshifted);
 
+// The work space of one CsfFilterCpu::apply at a time: the filtered half spectrum and the
+// transforms' packing copies. Kept by the caller across images of a shape.
+struct CsfScratchCpu {
+  std::vector<Complex> spectrum;  // height x half_width
+  CpuFftBuffers fft;
+  void poison();
+};
+
 // The CSF filter for one image shape: owns the FFT plans and C_s, built once.
 class CsfFilterCpu {
  public:
@@ -48,6 +57,8 @@ class CsfFilterCpu {
   // out = Re(IFFT2(FFT2(lum) .* C)), with the 1/(M·N) inverse scaling. Shapes must match the
   // filter's. Safe to call from several threads at once on different outputs.
   void apply(ImageView<const double> lum, ImageView<double> out) const;
+  // The same in the caller's scratch (fitted here to this shape; one scratch per thread).
+  void apply(ImageView<const double> lum, ImageView<double> out, CsfScratchCpu& scratch) const;
 
  private:
   std::unique_ptr<CpuFft2d> fft_;

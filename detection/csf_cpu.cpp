@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "common/parallel.h"
+#include "common/workspace_cpu.h"
 
 namespace mad::detection {
 
@@ -69,20 +70,32 @@ CsfFilterCpu::CsfFilterCpu(int width, int height)
 
 CsfFilterCpu::~CsfFilterCpu() = default;
 
+void CsfScratchCpu::poison() {
+  poison_buffer(spectrum);
+  fft.poison();
+}
+
 void CsfFilterCpu::apply(ImageView<const double> lum, ImageView<double> out) const {
+  CsfScratchCpu scratch;
+  apply(lum, out, scratch);
+}
+
+void CsfFilterCpu::apply(ImageView<const double> lum, ImageView<double> out,
+                         CsfScratchCpu& scratch) const {
   const int w = width(), h = height();
   if (lum.width != w || lum.height != h || out.width != w || out.height != h)
     throw InvalidArgument("CsfFilterCpu::apply: shape differs from the filter's");
   const int hw = fft_->half_width();
-  std::vector<Complex> spectrum(static_cast<std::size_t>(hw) * h);
-  fft_->forward_real_half(lum, spectrum.data());
+  fit_buffer(scratch.spectrum, static_cast<std::size_t>(hw) * h);
+  Complex* spectrum = scratch.spectrum.data();
+  fft_->forward_real_half(lum, spectrum, scratch.fft);
   // F is Hermitian and C_s real and even, so F .* C_s is Hermitian: c2r is exact here.
   for (int y = 0; y < h; ++y) {
-    Complex* s = spectrum.data() + static_cast<std::size_t>(y) * hw;
+    Complex* s = spectrum + static_cast<std::size_t>(y) * hw;
     const double* c = csf_half_.row(y);
     for (int x = 0; x < hw; ++x) s[x] *= c[x];
   }
-  fft_->inverse_real(spectrum.data(), out);
+  fft_->inverse_real(spectrum, out, scratch.fft);
 }
 
 std::shared_ptr<const CsfFilterCpu> shared_csf_filter_cpu(int width, int height) {

@@ -23,6 +23,12 @@ struct DetectionResult {
 // uint8_luminance: the original's uint8 quirk (a pixel of 255 takes the luminance of 254).
 DetectionResult detect_cpu(ImageView<const double> ref, ImageView<const double> dst,
                            bool uint8_luminance, bool want_map);
+// The same in a workspace kept across pairs (detection/detection_workspace_cpu.h): what a CPU
+// worker calls, allocating nothing while the shape stays the same (bar a requested map, which
+// the result takes with it). The same bits as the call above.
+class DetectionWorkspaceCpu;
+DetectionResult detect_cpu(ImageView<const double> ref, ImageView<const double> dst,
+                           bool uint8_luminance, bool want_map, DetectionWorkspaceCpu& workspace);
 
 enum class CudaPrecision { kDouble, kFloat };  // faithful mode / fast mode
 

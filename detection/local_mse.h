@@ -20,5 +20,9 @@ int symmetric_index(int i, int n);
 // Separable running sums: exact for integer-valued input, because every partial sum of squared
 // integer differences is an integer far below 2^53 and 1/256 is a power of two.
 void local_mse_cpu(ImageView<const double> ref, ImageView<const double> dst, ImageView<double> out);
+// The same with the caller's plane for the horizontal sums (fitted here to the shape), kept
+// across pairs by the detection workspace.
+void local_mse_cpu(ImageView<const double> ref, ImageView<const double> dst, ImageView<double> out,
+                   Image<double>& row_sums);
 
 }  // namespace mad::detection

@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "common/parallel.h"
+#include "common/workspace_cpu.h"
 
 namespace mad::detection {
 namespace {
@@ -26,6 +27,12 @@ int symmetric_index(int i, int n) {
 
 void local_mse_cpu(ImageView<const double> ref, ImageView<const double> dst,
                    ImageView<double> out) {
+  Image<double> row_sums;
+  local_mse_cpu(ref, dst, out, row_sums);
+}
+
+void local_mse_cpu(ImageView<const double> ref, ImageView<const double> dst, ImageView<double> out,
+                   Image<double>& row_sums) {
   const int w = ref.width, h = ref.height;
   if (dst.width != w || dst.height != h || out.width != w || out.height != h)
     throw InvalidArgument("local_mse_cpu: shapes differ");
@@ -37,7 +44,8 @@ void local_mse_cpu(ImageView<const double> ref, ImageView<const double> dst,
     col[t] = symmetric_index(t - kLmseBefore, w);
 
   // Horizontal pass: hsum(y,x) = Σ_j Δ²(y, x+j), j = -7..8.
-  Image<double> hsum(w, h);
+  fit_image(row_sums, w, h);
+  Image<double>& hsum = row_sums;
   parallel_for(h, [&](int y) {
     const double* r = ref.row(y);
     const double* d = dst.row(y);

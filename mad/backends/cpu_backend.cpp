@@ -1,14 +1,19 @@
 // The CPU backend behind the scoring seam (mad/backends/pair_backend.h): the reference implementation of
 // both stages, one pair at a time, computed as it is submitted (each stage spreads itself over
-// every core). Also pair_input() and make_backend(), the seam's CUDA-free helpers.
+// every core). Like a GPU slot, it keeps its work space (planes, spectra, FFT copies, per-thread
+// scratch) across pairs of one shape (common/workspace_cpu.h says why). Also pair_input() and
+// make_backend(), the seam's CUDA-free helpers.
 #include <deque>
 #include <optional>
 #include <utility>
 
 #include "appearance/appearance.h"
+#include "appearance/appearance_workspace_cpu.h"
 #include "common/error.h"
 #include "common/parallel.h"
+#include "common/workspace_cpu.h"
 #include "detection/detection.h"
+#include "detection/detection_workspace_cpu.h"
 #include "mad/backends/memory_check.h"
 #include "mad/backends/pair_backend.h"
 
@@ -35,8 +40,8 @@ class CpuBackend final : public PairBackend {
     require_cpu_memory(width, height, thread_count(), want_maps, host_available_memory_bytes());
     GrayImage ref_gray, dst_gray;  // host conversions of colour inputs
     const ImageView<const double> r = plane(ref, ref_gray), d = plane(dst, dst_gray);
-    auto det = detection::detect_cpu(r, d, uint8_luminance, want_maps);
-    auto app = appearance::appear_cpu(r, d, want_maps);
+    auto det = detection::detect_cpu(r, d, uint8_luminance, want_maps, detection_workspace_);
+    auto app = appearance::appear_cpu(r, d, want_maps, appearance_workspace_);
     StageOutputs out;
     out.d_detect = det.d_detect;
     out.d_appear = app.d_appear;
@@ -72,6 +77,9 @@ class CpuBackend final : public PairBackend {
   }
 
   std::string no_variant_;
+  // The stages' work space, kept across pairs for the last shape scored.
+  detection::DetectionWorkspaceCpu detection_workspace_;
+  appearance::AppearanceWorkspaceCpu appearance_workspace_;
   std::optional<std::pair<std::uint64_t, StageOutputs>> done_;
   std::uint64_t next_ticket_ = 1;
 };

@@ -107,8 +107,6 @@ CpuPairMemory estimate_cpu_pair_memory(int width, int height, int threads, bool 
   const std::size_t hf = static_cast<std::size_t>(height) * (width / 2 + 1);
   const std::size_t b = BlockGrid(width, height).count();
   const std::size_t d = sizeof(double), c = 2 * sizeof(double);
-  // Stages that split their work in two (the two images) run min(2, threads) halves at once.
-  const std::size_t pair_tasks = static_cast<std::size_t>(std::min(2, threads));
   const std::size_t subband_workers = static_cast<std::size_t>(std::min(threads, 2 * kSubbands));
 
   CpuPairMemory m;
@@ -117,37 +115,24 @@ CpuPairMemory estimate_cpu_pair_memory(int width, int height, int threads, bool 
   // planes. Both stay cached per shape (the first pair builds them; later ones find them).
   m.caches = hf * d + 9 * p * d;
 
-  // Building a CpuFft2d (common/fft_cpu.cpp) holds planning arrays: one real, two complex
-  // full planes and a half spectrum.
-  const std::size_t fft_planning = p * d + 2 * p * c + hf * c;
-
-  // detect_cpu (detection/detection_cpu.cpp): lum[2] and filtered[2] live throughout. While the
-  // CSF runs, each image's apply holds its half spectrum plus, inside inverse_real, a copy of it
-  // and a packed real plane. Afterwards: the error image, the block statistics (3 grids, plus
-  // the 8x8 std grid while they are made), the mask, the local MSE plane with its horizontal
-  // sums, then the map.
-  const std::size_t detection_planes = 4 * p * d;
-  const std::size_t detection_csf = detection_planes + pair_tasks * (2 * hf * c + p * d);
-  const std::size_t detection_tail = detection_planes + p * d + 4 * b * d + b * d + 2 * p * d;
-  const std::size_t detection = std::max({fft_planning, detection_csf, detection_tail});
-
-  // appear_cpu (appearance/appearance_cpu.cpp): the two full spectra live through the
-  // analysis; each spectrum is made from a half spectrum and a packed plane. The statistics
-  // (3 x 20 grids per image) are built from a prototype, so three copies exist for a moment.
-  // Each subband worker owns two complex planes (SubbandScratch) and a magnitude plane. The
-  // comparison pools eta into a full map (kept when maps are wanted).
+  // The backend keeps both stages' workspaces across pairs (common/workspace_cpu.h), so they
+  // add up instead of following each other. A new shape's appearance plans are made while only
+  // the detection workspace is held, and their planning arrays (a real, two complex planes and
+  // a half spectrum) are smaller than the appearance workspace that follows. A requested map leaves with the result and its successor
+  // is allocated with the next pair, so maps change no term.
+  // Detection (detection/detection_workspace_cpu.h): 8 planes (luminance and CSF output per
+  // image, the error, local MSE, its horizontal sums, the map); per image the CSF's half
+  // spectrum and the transforms' copies (a half spectrum, a packed plane); the block statistics
+  // (3 grids, the 8x8 stds, the mask).
+  const std::size_t detection = 8 * p * d + 2 * (2 * hf * c + p * d) + 5 * b * d;
+  // Appearance (appearance/appearance_workspace_cpu.h): per image a full spectrum, its
+  // transform's copies and the 20 subbands' statistics (3 grids each); per subband thread two
+  // complex planes (SubbandScratch) and a magnitude plane; eta and the pooling plane.
   const std::size_t stats = 3 * kSubbands * b * d;
-  const std::size_t spectra = 2 * p * c;
-  const std::size_t app_fft = spectra + pair_tasks * (hf * c + p * d);
-  const std::size_t app_stats = spectra + 3 * stats;
-  const std::size_t app_workers = spectra + 2 * stats + subband_workers * (2 * p * c + p * d);
-  const std::size_t app_compare = 2 * stats + b * d + p * d;
-  // map.HI (from detection) is held while the appearance stage runs.
-  const std::size_t appearance =
-      std::max({fft_planning, app_fft, app_stats, app_workers, app_compare}) +
-      (want_maps ? p * d : 0);
-
-  m.working = std::max(detection, appearance);
+  const std::size_t appearance = 2 * p * c + 2 * (p * d + hf * c) + 2 * stats +
+                                 subband_workers * (2 * p * c + p * d) + b * d + p * d;
+  (void)want_maps;
+  m.working = detection + appearance;
   m.overhead = kCpuOverhead;
   return m;
 }

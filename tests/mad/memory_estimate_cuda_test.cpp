@@ -10,6 +10,7 @@
 #include "mad/score.h"
 #include "mad/backends/memory_check.h"
 #include "mad/backends/memory_estimate.h"
+#include "mad/score.h"
 #include "tests/support/test_support.h"
 
 namespace mad {
