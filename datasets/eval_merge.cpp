@@ -55,6 +55,7 @@ RowsByPair read_rows(const std::vector<std::string>& shards) {
 
 EvalReport merge_eval_shards(const EvalMergeConfig& cfg, const ShardSet& set) {
   const RunSettings& s = set.settings;
+  check_report_files(cfg.out, cfg.json, cfg.html, cfg.overwrite);
   const Dataset d = read_shards_dataset(s);
   RowsByPair rows = read_rows(cfg.shards);
   std::vector<bool> missing_image(d.entries.size(), false);

@@ -73,6 +73,10 @@ struct EvalReport {
   bool have_stats = false;          // false with fewer than two scored pairs, or for a shard
   EvalStats stats;
   std::string shard;  // "I/N" for one shard of the dataset (counts.entries: its pairs); "" = all
+  // A dataset written by `mad eval --make-synthetic` (synthetic_dataset.h): its subjective
+  // scores are invented, and every rendering says so, so that its statistics never pass for a
+  // real dataset's.
+  bool synthetic = false;
 };
 
 // Pairs per second of this run's scoring (0 when nothing was scored).
@@ -107,8 +111,25 @@ std::string report_figure_svg(const EvalReport& r);
 std::string report_table_csv(const EvalReport& r);
 std::string report_table_latex(const EvalReport& r);
 
+// The statistics' groups, overall first, then each type; empty without statistics.
+std::vector<const GroupStats*> report_groups(const EvalReport& r);
+
 // Every group's interval_warning (iqa_stats.h), overall first; empty without statistics.
 std::vector<std::string> interval_warnings(const EvalReport& r);
+// Every group's warnings about its logistic fit, overall first; empty without statistics: fewer
+// pairs than kFewestTrustedFitPairs (logistic_fit.h) under a fitted curve, or a fitted curve
+// that is not monotone over the group's MAD range (from r.points).
+std::vector<std::string> fit_warnings(const EvalReport& r);
+// What the renderings warn of: interval_warnings, then fit_warnings.
+std::vector<std::string> report_warnings(const EvalReport& r);
+
+// What every rendering of a synthetic dataset's report says of its scores.
+inline constexpr const char* kSyntheticScores =
+    "the subjective scores are invented (a synthetic dataset of mad eval --make-synthetic), so "
+    "these statistics measure nothing about MAD";
+// The report's title: "MAD on <dataset>", with "(synthetic: invented scores)" for a synthetic
+// dataset.
+std::string report_title(const EvalReport& r);
 
 // "0.9123" for finite values, "-" for NaN (tables).
 std::string format_stat(double v, int decimals = 4);

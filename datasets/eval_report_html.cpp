@@ -140,14 +140,15 @@ std::string group_row(const GroupStats& g, bool bold) {
 std::string report_to_html(const EvalReport& r) {
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>mad eval: "
-    << html_escape(r.dataset)
+    << html_escape(report_title(r))
     << "</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
     << "table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px;"
     << "text-align:right}td:first-child,th:first-child{text-align:left}tr.all{font-weight:bold}"
     << ".ci{color:#666;font-size:90%}.note{color:#555}.warn{color:#a40}</style></head><body>\n";
-  h << "<h1>MAD on " << html_escape(r.dataset) << "</h1>\n<p class=\"note\">" << html_escape(r.root)
-    << " &mdash; run started " << html_escape(r.started) << "</p>\n<p>"
-    << html_escape(sign_convention(r)) << "</p>\n";
+  h << "<h1>" << html_escape(report_title(r)) << "</h1>\n<p class=\"note\">" << html_escape(r.root)
+    << " &mdash; run started " << html_escape(r.started) << "</p>\n";
+  if (r.synthetic) h << "<p class=\"warn\">Warning: " << html_escape(kSyntheticScores) << "</p>\n";
+  h << "<p>" << html_escape(sign_convention(r)) << "</p>\n";
   const std::string figure = scatter_svg(r);
   h << (figure.empty() ? "<p>No scored pairs to plot.</p>" : figure);
   h << "<h2>Agreement (95% bootstrap intervals, " << r.settings.bootstrap.resamples
@@ -161,7 +162,7 @@ std::string report_to_html(const EvalReport& r) {
       << group_row(r.stats.overall, true);
     for (const auto& g : r.stats.per_type) h << group_row(g, false);
     h << "</table>\n";
-    for (const auto& w : interval_warnings(r))
+    for (const auto& w : report_warnings(r))
       h << "<p class=\"warn\">Warning: " << html_escape(w) << "</p>\n";
   }
   const auto& s = r.settings;

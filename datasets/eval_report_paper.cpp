@@ -10,14 +10,6 @@
 namespace mad::datasets {
 namespace {
 
-std::vector<const GroupStats*> groups(const EvalReport& r) {
-  std::vector<const GroupStats*> out;
-  if (!r.have_stats) return out;
-  out.push_back(&r.stats.overall);
-  for (const auto& g : r.stats.per_type) out.push_back(&g);
-  return out;
-}
-
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
   std::string q = "\"";
@@ -75,7 +67,7 @@ std::string report_table_csv(const EvalReport& r) {
   for (const char* m : {"srocc", "krocc", "plcc", "rmse"})
     out += std::string(",") + m + "," + m + "_ci_lo," + m + "_ci_hi";
   out += "\r\n";
-  for (const GroupStats* g : groups(r)) {
+  for (const GroupStats* g : report_groups(r)) {
     out +=
         csv_field(g->name) + "," + std::to_string(g->pairs) + "," + std::to_string(g->references);
     for (const Metric* m : {&g->srocc, &g->krocc, &g->plcc, &g->rmse})
@@ -86,11 +78,11 @@ std::string report_table_csv(const EvalReport& r) {
 }
 
 std::string report_table_latex(const EvalReport& r) {
-  std::string out = "% MAD on " + latex_text(r.dataset) + ": " + latex_text(sign_convention(r)) +
+  std::string out = "% " + latex_text(report_title(r)) + ": " + latex_text(sign_convention(r)) +
                     "\n% 95% bootstrap intervals by reference image; needs \\usepackage{booktabs}\n"
                     "\\begin{tabular}{lrrllll}\n\\toprule\n"
                     "Type & Pairs & Refs & SROCC & KROCC & PLCC & RMSE \\\\\n\\midrule\n";
-  for (const GroupStats* g : groups(r)) {
+  for (const GroupStats* g : report_groups(r)) {
     out += latex_text(g->name) + " & " + std::to_string(g->pairs) + " & " +
            std::to_string(g->references);
     for (const Metric* m : {&g->srocc, &g->krocc, &g->plcc, &g->rmse})

@@ -57,16 +57,6 @@ std::string format_stat(double v, int decimals) {
   return buf;
 }
 
-std::vector<std::string> interval_warnings(const EvalReport& r) {
-  std::vector<std::string> out;
-  if (!r.have_stats) return out;
-  std::vector<const GroupStats*> groups = {&r.stats.overall};
-  for (const auto& g : r.stats.per_type) groups.push_back(&g);
-  for (const GroupStats* g : groups)
-    if (std::string w = interval_warning(*g); !w.empty()) out.push_back(w);
-  return out;
-}
-
 double pairs_per_second(const EvalReport& r) {
   return r.score_seconds > 0
              ? static_cast<double>(r.counts.scored_now + r.counts.failed_now) / r.score_seconds
@@ -129,7 +119,9 @@ nlohmann::json report_to_json(const EvalReport& r) {
                   {"root", r.root},
                   {"score", r.score_name},
                   {"subjective_higher_is_better", r.higher_is_better},
-                  {"pairs", r.counts.entries}};
+                  {"pairs", r.counts.entries},
+                  {"synthetic", r.synthetic}};
+  if (r.synthetic) j["dataset"]["scores"] = kSyntheticScores;
   const auto& s = r.settings;
   j["settings"] = {{"mad_version", s.mad_version},
                    {"backend", s.backend},
@@ -178,7 +170,7 @@ nlohmann::json report_to_json(const EvalReport& r) {
   for (const auto& f : r.failures)
     j["failures"].push_back({{"ref", f.ref}, {"dist", f.dist}, {"error", f.error}});
   j["notes"] = r.notes;
-  j["warnings"] = interval_warnings(r);
+  j["warnings"] = report_warnings(r);
   return j;
 }
 
@@ -229,6 +221,7 @@ std::string report_to_text(const EvalReport& r) {
   char buf[512];
   const auto& c = r.counts;
   const std::string shard = r.shard.empty() ? "" : ", shard " + r.shard;
+  if (r.synthetic) out += report_title(r) + ": " + kSyntheticScores + "\n";
   std::snprintf(buf, sizeof buf,
                 "dataset %s (%s)%s: %zu pairs; %zu scored now, %zu from a previous run, %zu "
                 "failed, %zu skipped (missing images), %zu not run\n",
@@ -260,7 +253,7 @@ std::string report_to_text(const EvalReport& r) {
   out += buf;
   out += row(r.stats.overall);
   for (const auto& g : r.stats.per_type) out += row(g);
-  for (const auto& w : interval_warnings(r)) out += "warning: " + w + "\n";
+  for (const auto& w : report_warnings(r)) out += "warning: " + w + "\n";
   return out;
 }
 

@@ -3,7 +3,6 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <set>
 
@@ -13,6 +12,7 @@
 #include "datasets/dataset_io.h"
 #include "datasets/results_file.h"
 #include "datasets/results_settings.h"
+#include "datasets/synthetic_dataset.h"
 
 namespace mad::datasets {
 namespace fs = std::filesystem;
@@ -32,13 +32,6 @@ DatasetKind choose_kind(const EvalConfig& cfg) {
   } catch (const InputError&) {
   }
   return DatasetKind::Csv;
-}
-
-void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::out | std::ios::trunc | std::ios::binary);
-  out << text;
-  out.flush();
-  if (!out) throw InputError("cannot write '" + path + "'");
 }
 
 // Resumed rows must come from the same MAD version: 2010 and 2011 scores are not comparable.
@@ -65,6 +58,7 @@ EvalReport start_report(const Dataset& d) {
   r.started = time_now_text(TimeZone::Local, "%Y-%m-%d %H:%M:%S");
   r.notes = d.notes;
   r.counts.entries = d.entries.size();
+  r.synthetic = is_synthetic_dataset(d.root);
   return r;
 }
 
@@ -85,24 +79,6 @@ void add_statistics(EvalReport& r, const Dataset& d, const std::vector<double>& 
   r.stats_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-void write_report_files(const EvalReport& r, const std::string& json, const std::string& html,
-                        std::FILE* log) {
-  if (!json.empty()) write_text_file(json, report_to_json(r).dump(2) + "\n");
-  if (html.empty()) return;
-  write_text_file(html, report_to_html(r));
-  // What a paper takes as it is, beside the report under its name: the figure (.svg) and
-  // the table (.csv, .tex). A report named *.svg, *.csv or *.tex is not overwritten.
-  const std::pair<const char*, std::string> parts[] = {{".svg", report_figure_svg(r)},
-                                                       {".csv", report_table_csv(r)},
-                                                       {".tex", report_table_latex(r)}};
-  for (const auto& [extension, text] : parts) {
-    const fs::path file = fs::path(html).replace_extension(extension);
-    if (text.empty() || file == fs::path(html)) continue;
-    write_text_file(file.string(), text);
-    say(log, "wrote " + file.string());
-  }
-}
-
 EvalReport run_evaluation(const EvalConfig& cfg) {
   const Dataset d = read_dataset(cfg.dir, choose_kind(cfg), cfg.read);
   // Without --out each dataset gets its own results file (results_settings.h).
@@ -112,6 +88,7 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   if (!cfg.shard.whole() && (!cfg.json.empty() || !cfg.html.empty()))
     throw InvalidArgument("--json and --html write the statistics, which one shard does not "
                           "have: give them to mad merge, which joins the shards' --out files");
+  check_report_files(out, cfg.json, cfg.html, cfg.overwrite || cfg.resume);
   EvalReport r = start_report(d);
   const ScoreOptions& so = cfg.runner.score;
   r.settings = {to_string(so.version),
@@ -180,6 +157,7 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
     settings.dataset_direction =
         *cfg.read.higher_is_better ? "higher-is-better" : "lower-is-better";
   settings.shard = to_string(cfg.shard);
+  if (r.synthetic) settings.dataset_scores = "invented";
   if (cfg.resume && fs::exists(out, ec)) {
     previous = read_results_file(out);
     if (!previous.rows.empty()) require_same_settings(out, settings);

@@ -9,6 +9,7 @@
 
 #include "datasets/dataset.h"
 #include "datasets/eval_report.h"
+#include "datasets/eval_report_files.h"
 #include "datasets/pairs_shard.h"
 #include "mad/engine/pair_engine.h"
 
@@ -46,8 +47,5 @@ EvalReport start_report(const Dataset& dataset);
 // Points (the pairs with a finite `mad`, in dataset order) and the statistics of `r`.
 void add_statistics(EvalReport& r, const Dataset& dataset, const std::vector<double>& mad,
                     const BootstrapOptions& bootstrap);
-// The JSON summary and the HTML report with its figure and tables beside it ("" = none).
-void write_report_files(const EvalReport& r, const std::string& json, const std::string& html,
-                        std::FILE* log);
 
 }  // namespace mad::datasets

@@ -1,6 +1,7 @@
 #include "datasets/logistic_fit.h"
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -93,6 +94,19 @@ FitFrame make_fit_frame(const std::vector<double>& x, const std::vector<double>&
 
 double logistic5(const LogisticParams& b, double x) {
   return b[0] * (0.5 - 1.0 / (1.0 + std::exp(b[1] * (x - b[2])))) + b[3] * x + b[4];
+}
+
+bool logistic5_monotone(const LogisticParams& b, double lo, double hi) {
+  const auto slope = [&b](double x) {
+    const double e = std::exp(-std::abs(b[1] * (x - b[2])));  // s(1 - s) without overflow
+    return b[3] + b[0] * b[1] * e / ((1.0 + e) * (1.0 + e));
+  };
+  double low = std::min(slope(lo), slope(hi)), high = std::max(slope(lo), slope(hi));
+  if (lo < b[2] && b[2] < hi) {
+    low = std::min(low, slope(b[2]));
+    high = std::max(high, slope(b[2]));
+  }
+  return low >= 0.0 || high <= 0.0;
 }
 
 LogisticFit fit_logistic5(const std::vector<double>& x, const std::vector<double>& y,

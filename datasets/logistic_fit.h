@@ -27,6 +27,17 @@ struct LogisticFit {
 
 // Fewer points than this leave the five parameters (nearly) free to interpolate.
 constexpr int kMinFitPoints = 6;
+// Fewer pairs than this (5 per parameter) let the curve follow the points, so PLCC and RMSE
+// overstate the agreement: on a 6-pair set they read 1.0000 and 0.011 (issue 39). The reports
+// warn below it; the fit itself still runs from kMinFitPoints.
+constexpr std::size_t kFewestTrustedFitPairs = 25;
+
+// Whether q with parameters `b` is monotone (never rising and falling both) on [lo, hi].
+// q'(x) = b4 + b1 b2 s(1 - s), s = 1 / (1 + exp(b2 (x - b3))); s(1 - s) peaks at x = b3 and
+// falls on either side, so q' takes its extremes at lo, hi and b3 (when inside): q is monotone
+// when they share a sign. A fit that turns back over the data's range ranks some pairs against
+// its own trend, which no quality score does.
+bool logistic5_monotone(const LogisticParams& b, double lo, double hi);
 
 // Least-squares fit of q to (x, y). Several deterministic starts (the slope scale b2 at three
 // multiples of 1/std(x), the sign of b1 from the data's trend) and the straight-line fit are

@@ -39,6 +39,7 @@ const Field kFields[] = {
     {"dataset_pairs", "", &RunSettings::dataset_pairs, true},
     {"dataset_manifest", "", &RunSettings::dataset_manifest, true},
     {"dataset_direction", "", &RunSettings::dataset_direction, true},
+    {"dataset_scores", "", &RunSettings::dataset_scores, true},
     {"shard", "--shard", &RunSettings::shard, true},
     {"subband_transform", "--subband-transform", &RunSettings::subband_transform, true},
 };

@@ -31,6 +31,9 @@ struct RunSettings {
   // path and "higher-is-better" or "lower-is-better" ("" when not given), so that `mad merge`
   // reads the dataset of its shards as they read it.
   std::string dataset_manifest, dataset_direction;
+  // "invented" for a dataset of `mad eval --make-synthetic` (synthetic_dataset.h), "" otherwise:
+  // its rows' subjective scores measure nothing, and the record says so wherever it travels.
+  std::string dataset_scores;
   // `--shard I/N`: "I/N" ("" = the whole list or dataset). `mad score --pairs` then records its
   // list as the dataset "pairs-list", so that `mad merge` can check the shards against it.
   std::string shard;

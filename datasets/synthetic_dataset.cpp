@@ -634,7 +634,19 @@ std::size_t write_synthetic_kadid(const std::string& dir, const SyntheticSpec& s
             << "\n";
   csv.flush();
   if (!csv) throw InputError("cannot write '" + (fs::path(dir) / "dmos.csv").string() + "'");
+  const fs::path marker = fs::path(dir) / kSyntheticMarker;
+  std::ofstream note(marker);
+  note << "A synthetic dataset written by mad eval --make-synthetic: the scores in dmos.csv are "
+          "invented (a fixed function of distortion type and level), so statistics on it "
+          "measure nothing about MAD. mad eval reads this file to say so in its reports.\n";
+  note.flush();
+  if (!note) throw InputError("cannot write '" + marker.string() + "'");
   return pairs;
+}
+
+bool is_synthetic_dataset(const std::string& dir) {
+  std::error_code ec;
+  return fs::is_regular_file(fs::path(dir) / kSyntheticMarker, ec);
 }
 
 }  // namespace mad::datasets

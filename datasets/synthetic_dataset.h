@@ -63,9 +63,10 @@ ImageFileFormat synthetic_image_format(const std::string& name);
 // The extension of the synthetic files in `format`, with its dot (".png", ".tif", ".bmp").
 const char* synthetic_extension(ImageFileFormat format);
 
-// Writes DIR/dmos.csv and DIR/images/I<rr>.png, I<rr>_<tt>_<ll>.png (creating DIR; the
-// extension is spec.format's, and dmos.csv names the files as written). Returns the number of
-// pairs. A format this build does not write is refused (InvalidArgument) before any file is.
+// Writes DIR/dmos.csv, DIR/images/I<rr>.png, I<rr>_<tt>_<ll>.png and DIR/kSyntheticMarker
+// (creating DIR; the extension is spec.format's, and dmos.csv names the files as written).
+// Returns the number of pairs. A format this build does not write is refused (InvalidArgument)
+// before any file is.
 // `progress(done, total)` is called after each reference's images. The names are KADID-10k's own,
 // so a folder that holds anything is refused (InvalidArgument, before any file is written) unless
 // `overwrite`: a real dataset would be destroyed. With `overwrite` the files of the same names are
@@ -73,5 +74,12 @@ const char* synthetic_extension(ImageFileFormat format);
 std::size_t write_synthetic_kadid(const std::string& dir, const SyntheticSpec& spec,
                                   const std::function<void(int, int)>& progress = {},
                                   bool overwrite = false);
+
+// The file write_synthetic_kadid also writes into DIR, saying that dmos.csv's scores are
+// invented: `mad eval` finds it (is_synthetic_dataset) and says so in the report's title, the
+// JSON and the settings record, so that a synthetic set's statistics never pass for KADID-10k's.
+constexpr const char* kSyntheticMarker = "MAD-SYNTHETIC.txt";
+// Whether `dir` holds kSyntheticMarker.
+bool is_synthetic_dataset(const std::string& dir);
 
 }  // namespace mad::datasets

@@ -195,7 +195,8 @@ Subcommand add_eval_command(CLI::App& root) {
       ->group("Dataset");
   cmd->add_option("-o,--out", a->out,
                   "Results CSV, one flushed row per pair (default: "
-                  "results_<layout>_<folder>_<hash>.csv here, one file per dataset)")
+                  "results_<layout>_<folder>_<hash>.csv here, one file per dataset), and "
+                  "FILE.settings beside it (the settings that change a score, for --resume)")
       ->type_name("FILE")
       ->group("Output");
   cmd->add_flag("--resume", a->resume,
@@ -208,8 +209,8 @@ Subcommand add_eval_command(CLI::App& root) {
       ->type_name("I/N")
       ->group("Dataset");
   cmd->add_flag("--force", a->force,
-                "Replace an existing --out instead of refusing (with --make-synthetic: write "
-                "into a folder that is not empty)")
+                "Replace an existing --out and the files beside --html instead of refusing "
+                "(with --make-synthetic: write into a folder that is not empty)")
       ->group("Output");
   cmd->add_option("--json", a->json,
                   "Write the summary (statistics, settings, timing, missing images) as JSON")
@@ -217,7 +218,10 @@ Subcommand add_eval_command(CLI::App& root) {
       ->type_name("FILE");
   cmd->add_option(
       "--html", a->html,
-      "Write a self-contained HTML report (scatter with the fitted curve, per-type table)")
+      "Write a self-contained HTML report (scatter with the fitted curve, per-type table), "
+      "and beside it, X being FILE without its extension, X.figure.svg (the figure), "
+      "X.types.csv and X.types.tex (the table); existing ones are refused without --force "
+      "or --resume")
       ->group("Output")
       ->type_name("FILE");
   cmd->add_flag("-q,--quiet", a->quiet,

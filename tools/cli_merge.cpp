@@ -154,11 +154,13 @@ Subcommand add_merge_command(CLI::App& root) {
       "merge",
       "Join the --out files of mad score --pairs LIST --shard I/N (in list order) or of "
       "mad eval DIR --shard I/N (in dataset order, with the statistics) into one");
-  cmd->add_option("OUT", args->out, "The merged results file")->required()->type_name("FILE");
+  cmd->add_option("OUT", args->out,
+                  "The merged results file, and OUT.settings beside it (the shards' settings)")->required()->type_name("FILE");
   cmd->add_option("SHARD_FILES", args->shards, "The N shard files, in any order")
       ->required()
       ->type_name("FILE");
-  cmd->add_flag("--force", args->force, "Replace an existing OUT");
+  cmd->add_flag("--force", args->force,
+                "Replace an existing OUT and the files beside --html (eval shards)");
   cmd->add_flag("-q,--quiet", args->quiet,
                 "No summary or notes on stderr (eval: the report "
                 "still prints)");
@@ -166,8 +168,9 @@ Subcommand add_merge_command(CLI::App& root) {
       ->type_name("FILE")
       ->group("Statistics (eval shards)");
   cmd->add_option("--html", args->html,
-                  "Eval shards: write the HTML report (figure and tables "
-                  "beside it)")
+                  "Eval shards: write the HTML report, and beside it, X being FILE without "
+                  "its extension, X.figure.svg (the figure), X.types.csv and X.types.tex (the "
+                  "table); existing ones are refused without --force")
       ->type_name("FILE")
       ->group("Statistics (eval shards)");
   add_statistics_options(*cmd, args->resamples, args->seed, "Statistics (eval shards)");

@@ -181,5 +181,83 @@ TEST(EvalTable, LatexEscapesNamesAndMarksMissingValues) {
   EXPECT_NE(tex.find("\\end{tabular}"), std::string::npos);
 }
 
+// Issue 39: a 6-pair set read PLCC 1.0000 with no word of the 5-parameter fit under it, and the
+// plotted fit was not monotone. Every rendering says both.
+EvalReport tiny_fit_report(const LogisticParams& beta) {
+  EvalReport r = report_with(kFewestIntervalReferences, kFewestIntervalReferences);
+  r.stats.overall.pairs = 6;
+  r.stats.per_type.clear();
+  r.stats.overall.fit.ok = true;
+  r.stats.overall.fit.beta = beta;
+  for (int i = 0; i < 6; ++i) r.points.push_back({1.0 + i, 5.0 - 0.5 * i, "r", ""});
+  return r;
+}
+
+TEST(FitWarning, FewerPairsThanFivePerParameterAreNamed) {
+  EvalReport r = tiny_fit_report({0.0, 1.0, 0.0, -0.5, 5.5});  // a falling line: monotone
+  const auto w = fit_warnings(r);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("'all': PLCC and RMSE come from a 5-parameter logistic fitted to 6 pairs, "
+                      "fewer than 25"),
+            std::string::npos)
+      << w[0];
+  r.stats.overall.pairs = kFewestTrustedFitPairs;
+  EXPECT_TRUE(fit_warnings(r).empty());
+  r.stats.overall.pairs = 6;
+  r.stats.overall.fit.ok = false;  // no fit, no PLCC: nothing to distrust
+  EXPECT_TRUE(fit_warnings(r).empty());
+}
+
+TEST(FitWarning, ACurveThatTurnsBackOverTheDataIsNamed) {
+  // q' = -0.5 + 12 s(1 - s): rises around x = 3.5, falls at the ends of 1 .. 6.
+  EvalReport r = tiny_fit_report({4.0, 3.0, 3.5, -0.5, 3.0});
+  r.stats.overall.pairs = 30;
+  const auto w = fit_warnings(r);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_NE(w[0].find("'all': the fitted logistic rises and falls over the pairs' MAD 1.000 .. "
+                      "6.000 (not monotone)"),
+            std::string::npos)
+      << w[0];
+  r.points = {{5.0, 1.0, "r", ""}, {6.0, 1.0, "r", ""}};  // only its falling tail
+  EXPECT_TRUE(fit_warnings(r).empty());
+}
+
+TEST(FitWarning, EveryRenderingCarriesIt) {
+  const EvalReport r = tiny_fit_report({4.0, 3.0, 3.5, -0.5, 3.0});  // both warnings
+  const auto j = report_to_json(r);
+  ASSERT_EQ(j["warnings"].size(), 2u);
+  EXPECT_NE(j["warnings"][0].get<std::string>().find("fitted to 6 pairs"), std::string::npos);
+  EXPECT_NE(j["warnings"][1].get<std::string>().find("not monotone"), std::string::npos);
+  const std::string text = report_to_text(r);
+  EXPECT_NE(text.find("warning: 'all': PLCC and RMSE come from"), std::string::npos) << text;
+  EXPECT_NE(text.find("warning: 'all': the fitted logistic rises and falls"), std::string::npos);
+  const std::string html = report_to_html(r);
+  EXPECT_NE(html.find("class=\"warn\">Warning: 'all': PLCC and RMSE come from"),
+            std::string::npos);
+  EXPECT_NE(html.find("class=\"warn\">Warning: 'all': the fitted logistic"), std::string::npos);
+}
+
+// Issue 39: a --make-synthetic set's report was titled "MAD on kadid10k".
+TEST(SyntheticReport, EveryRenderingSaysTheScoresAreInvented) {
+  EvalReport r = report_with(20, 20);
+  r.dataset = "kadid10k";
+  for (bool synthetic : {false, true}) {
+    r.synthetic = synthetic;
+    const auto j = report_to_json(r);
+    EXPECT_EQ(j["dataset"]["synthetic"], synthetic);
+    EXPECT_EQ(j["dataset"].contains("scores"), synthetic);
+    const std::string html = report_to_html(r);
+    const std::string text = report_to_text(r);
+    const std::string title = "MAD on kadid10k (synthetic: invented scores)";
+    EXPECT_EQ(html.find("<h1>" + title + "</h1>") != std::string::npos, synthetic);
+    EXPECT_EQ(html.find("<title>mad eval: " + title) != std::string::npos, synthetic);
+    EXPECT_EQ(text.rfind(title + ": the subjective scores are invented", 0) == 0, synthetic)
+        << text;
+    EXPECT_EQ(report_table_latex(r).find(title) != std::string::npos, synthetic);
+  }
+  EXPECT_NE(report_to_json(r)["dataset"]["scores"].get<std::string>().find("invented"),
+            std::string::npos);
+}
+
 }  // namespace
 }  // namespace mad::datasets

@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "datasets/eval_session.h"
+#include "datasets/synthetic_dataset.h"
 #include "tests/datasets/tiny_datasets.h"
 
 namespace mad::datasets {
@@ -74,13 +75,76 @@ TEST_F(EvalSession, ScoresEveryPairOfMixedSizesAndWritesTheReports) {
   const std::string html = text_of(c.html);
   EXPECT_NE(html.find("<svg"), std::string::npos);
   // The figure and the table as files beside the report (issue 28, item 7).
-  EXPECT_EQ(text_of(data_.path("report.svg")).rfind("<?xml", 0), 0u);
-  EXPECT_EQ(lines_of(data_.path("report.csv")).size(), 4u);  // header, all, 2 types
-  EXPECT_NE(text_of(data_.path("report.tex")).find("\\begin{tabular}"), std::string::npos);
+  EXPECT_EQ(text_of(data_.path("report.figure.svg")).rfind("<?xml", 0), 0u);
+  EXPECT_EQ(lines_of(data_.path("report.types.csv")).size(), 4u);  // header, all, 2 types
+  EXPECT_NE(text_of(data_.path("report.types.tex")).find("\\begin{tabular}"), std::string::npos);
   EXPECT_NE(html.find("<polyline"), std::string::npos);  // the fitted curve
   EXPECT_NE(html.find("11 white noise"), std::string::npos);
   for (const char* external : {"<script", "http:", "https:", "src=", "@import", "url("})
     EXPECT_EQ(html.find(external), std::string::npos) << external;
+}
+
+// Issue 39: `--out X.csv --html X.html`, the README's own example, wrote the report's table to
+// X.csv over the results, and --resume then failed.
+TEST_F(EvalSession, TheReportsFilesNeverTakeTheResultsName) {
+  EvalConfig c = config("kadid10k");
+  c.out = data_.path("x.csv");
+  c.html = data_.path("x.html");
+  c.limit = 5;
+  run_evaluation(c);
+  EXPECT_EQ(lines_of(c.out).size(), 6u);  // header + 5 rows, not the table's 4 lines
+  EXPECT_EQ(lines_of(data_.path("x.types.csv")).size(), 4u);
+  c.limit = 0;
+  c.resume = true;  // replaces the report and its side files of the run it continues
+  const EvalReport r = run_evaluation(c);
+  EXPECT_EQ(r.counts.finished_before, 5u);
+  EXPECT_EQ(lines_of(c.out).size(), 9u);
+}
+
+TEST_F(EvalSession, ExistingSideFilesAndCollisionsAreRefusedBeforeScoring) {
+  EvalConfig c = config("kadid10k");
+  c.html = data_.path("mine.html");
+  std::ofstream(data_.path("mine.types.tex")) << "my table\n";
+  const std::string m = test::thrown_message<InvalidArgument>([&] { run_evaluation(c); });
+  EXPECT_NE(m.find("mine.types.tex' exists, and --html"), std::string::npos) << m;
+  EXPECT_NE(m.find("pass --force to replace it"), std::string::npos) << m;
+  EXPECT_FALSE(fs::exists(c.out));  // refused before the results file was begun
+  EXPECT_EQ(text_of(data_.path("mine.types.tex")), "my table\n");
+  c.overwrite = true;
+  run_evaluation(c);
+  EXPECT_NE(text_of(data_.path("mine.types.tex")).find("\\begin{tabular}"), std::string::npos);
+
+  EvalConfig same = config("kadid10k");
+  same.overwrite = true;
+  same.out = data_.path("r.types.csv");
+  same.html = data_.path("r.html");
+  EXPECT_NE(test::thrown_message<InvalidArgument>([&] { run_evaluation(same); })
+                .find("would be both the results file (--out) and a file beside --html"),
+            std::string::npos);
+  same.html.clear();
+  same.json = same.out;
+  EXPECT_NE(test::thrown_message<InvalidArgument>([&] { run_evaluation(same); })
+                .find("would be both the results file (--out) and --json"),
+            std::string::npos);
+}
+
+// Issue 39: a --make-synthetic set passed for KADID-10k in the report and the settings record.
+TEST_F(EvalSession, ASyntheticSetSaysItsScoresAreInvented) {
+  SyntheticSpec spec;
+  spec.references = 1;
+  spec.types = 1;
+  spec.width = spec.height = 34;
+  write_synthetic_kadid(data_.path("synthetic"), spec);
+  EvalConfig c = config("synthetic");
+  c.json = data_.path("synthetic.json");
+  const EvalReport r = run_evaluation(c);
+  EXPECT_TRUE(r.synthetic);
+  EXPECT_EQ(nlohmann::json::parse(text_of(c.json))["dataset"]["synthetic"], true);
+  EXPECT_NE(text_of(c.out + ".settings").find("\ndataset_scores=invented\n"), std::string::npos);
+  c.dir = data_.path("kadid10k");  // a real layout: no such record
+  c.overwrite = true;
+  EXPECT_FALSE(run_evaluation(c).synthetic);
+  EXPECT_EQ(text_of(c.out + ".settings").find("dataset_scores"), std::string::npos);
 }
 
 TEST_F(EvalSession, LimitThenResumeFinishesWithoutRedoingPairs) {

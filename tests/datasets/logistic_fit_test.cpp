@@ -27,6 +27,20 @@ TEST(Logistic5, FormulaAtKnownPoints) {
   EXPECT_NEAR(logistic5(b, -1000.0) - (0.5 * -1000 + 1), -1.0, 1e-12);
 }
 
+// q' = b4 + b1 b2 s(1 - s) (logistic_fit.h): a steep logistic against an opposite linear term
+// turns back near b3 and nowhere else.
+TEST(Logistic5Monotone, ATurnInsideTheRangeIsFound) {
+  const LogisticParams turns = {4.0, 3.0, 5.0, -0.5, 0.0};  // q' = -0.5 + 12 s(1-s): +2.5 at 5
+  EXPECT_FALSE(logistic5_monotone(turns, 0.0, 10.0));
+  EXPECT_FALSE(logistic5_monotone(turns, 3.0, 6.0));   // falls at 3 (q' -0.47), rises at 5
+  EXPECT_FALSE(logistic5_monotone(turns, 5.5, 10.0));  // the slope changes sign past the peak
+  EXPECT_TRUE(logistic5_monotone(turns, 7.0, 10.0));   // only the falling tail
+  EXPECT_TRUE(logistic5_monotone(turns, -10.0, 3.0));
+  EXPECT_TRUE(logistic5_monotone({4.0, 3.0, 5.0, 0.5, 0.0}, 0.0, 10.0));  // both rise
+  EXPECT_TRUE(logistic5_monotone({0.0, 1.0, 0.0, -2.0, 1.0}, -1e3, 1e3));  // the line
+  EXPECT_TRUE(logistic5_monotone({1.0, 1e6, 0.0, -1e-9, 0.0}, 1.0, 2.0));  // no overflow
+}
+
 class ExactLogistic : public ::testing::TestWithParam<LogisticParams> {};
 
 TEST_P(ExactLogistic, IsRecoveredWithPlccOneAndRmseZero) {

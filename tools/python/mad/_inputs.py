@@ -1,5 +1,6 @@
-"""User inputs -> what the C++ scorer takes: a path (str), a numpy array, or a dict describing
-a CUDA device array (from ``__cuda_array_interface__`` or DLPack), never copied to the host.
+"""User inputs -> what the C++ scorer takes: a path (str), a numpy array (a PIL image becomes
+one by mad._pil's rules), or a dict describing a CUDA device array (from
+``__cuda_array_interface__`` or DLPack), never copied to the host.
 Scales images given on another range than MAD's 0..255 (data_range)."""
 
 import ctypes
@@ -10,6 +11,7 @@ import os
 import numpy as np
 
 from ._mad import InputError, InvalidArgument
+from ._pil import is_pil_image, pil_array
 
 _KDL_CPU, _KDL_CUDA = 1, 2
 _DL_UINT, _DL_FLOAT = 1, 2
@@ -158,6 +160,8 @@ def to_input(obj, keep, data_range=None, what="image"):
         return _gpu_input(obj, keep, data_range, what)
     if isinstance(obj, np.ndarray):
         array = obj
+    elif is_pil_image(obj):  # by its mode, as its file would be read; not its raw array
+        array = pil_array(obj, what)
     elif hasattr(obj, "__dlpack_device__") and obj.__dlpack_device__()[0] == _KDL_CPU and \
             hasattr(np, "from_dlpack"):
         array = np.from_dlpack(obj)

@@ -1,12 +1,14 @@
-"""pyiqa-style entry point: ``mad.torch.mad(dist, ref)`` on NCHW tensors in [0, 1].
+"""pyiqa-style entry point: ``mad.torch.mad(dist, ref)`` on NCHW tensors: floats in [0, 1],
+uint8 on 0..255, or another range named by data_range.
 
     import mad.torch
     scores = mad.torch.mad(dist, ref)   # was: pyiqa.create_metric('mad')(dist, ref)
 
 Differences from pyiqa's MAD: the scores are the original's (the 2011 release, bit for bit
 with the C++ and command-line results, not pyiqa's approximation); colour becomes gray by
-MATLAB's rgb2gray on the 8-bit values; the images are quantised to 8 bits first (they are
-taken to come from 8-bit files, as ToTensor() gives), so MAD's uint8 rules apply. CUDA tensors
+MATLAB's rgb2gray on the 8-bit values; float images are quantised to 8 bits first (they are
+taken to come from 8-bit files, as ToTensor() gives), so MAD's uint8 rules apply; a float
+tensor above 1 is refused with advice rather than clipped (mad._tensor_scale). CUDA tensors
 are scored on their device and current stream with no host copy of the images. No gradient.
 MAD is not symmetric: the order is pyiqa's (dist, ref), and ref= and dist= name them.
 """
@@ -15,25 +17,27 @@ import numpy as np
 import torch
 
 from . import _shared_scorer
+from ._inputs import check_data_range
+from ._tensor_scale import factor_to_255
 
 
-def _quantize(x):
-    """[0, 1] floats -> uint8 on the tensor's own device (round(255 x), clamped)."""
-    return (x * 255.0).round_().clamp_(0, 255).to(torch.uint8)
-
-
-def _prepared(x, quantize, name):
-    """The NCHW tensor on MAD's 0..255 scale: quantised to uint8, or float64 x 255."""
+def _prepared(x, quantize, data_range, name):
+    """The NCHW tensor on MAD's 0..255 scale (mad._tensor_scale's rules): quantised to uint8
+    (round, clamped), or float64."""
     if x.dim() != 4:
         raise ValueError("%s: expected an NCHW tensor (got %d dimensions)" % (name, x.dim()))
     channels = x.shape[1]
     if channels not in (1, 3, 4):
         raise ValueError("%s: expected 1, 3 or 4 channels (got %d)" % (name, channels))
+    kind = ("uint8" if x.dtype == torch.uint8 else "float" if x.is_floating_point()
+            else "integer")
+    factor = factor_to_255(kind, lambda: float(x.max()) if x.numel() else 0.0, data_range, name,
+                           str(x.dtype))
+    if factor is None:  # uint8: 0..255 already
+        return x
     if quantize:
-        return _quantize(x)
-    if x.is_floating_point():
-        return x.to(torch.float64) * 255.0
-    return x
+        return (x * factor).round_().clamp_(0, 255).to(torch.uint8)
+    return x.to(torch.float64) * factor
 
 
 def _views(x):
@@ -65,13 +69,17 @@ def _described(x):
              "strides": strides, "device": device, "stream": stream} for i in range(n)]
 
 
-def mad(dist, ref, *, quantize=True, backend="auto", precision="double", mad_version=2011):
+def mad(dist, ref, *, quantize=True, backend="auto", precision="double", mad_version=2011,
+        data_range=None):
     """MAD of each pair (dist[i], ref[i]) -> float64 tensor of N scores on dist's device.
 
-    dist, ref: NCHW tensors with values in [0, 1] (C = 1, 3 or 4; alpha ignored), on the CPU
-    or one CUDA device; positional in pyiqa's order, or by name: mad(ref=r, dist=d).
-    quantize=False scores the values 255 x as they are (MAD's "double" input class); on the
-    GPU that needs gray (C = 1) input. precision: "double" or "float", the GPU's arithmetic
+    dist, ref: NCHW tensors (C = 1, 3 or 4; alpha ignored), on the CPU or one CUDA device;
+    positional in pyiqa's order, or by name: mad(ref=r, dist=d). uint8 tensors are on 0..255
+    (torchvision.io.read_image); float tensors on [0, 1] (ToTensor()), and one whose maximum is
+    above 1 is refused unless data_range is given. data_range: the value of white, as in
+    mad.score (255 for floats on 0..255; needed for integer dtypes other than uint8).
+    quantize=False scores the values on 0..255 as they are (MAD's "double" input class); on
+    the GPU that needs gray (C = 1) input. precision: "double" or "float", the GPU's arithmetic
     ("float" is refused where the CPU backend scores, as the command line refuses it).
     backend, mad_version: as in mad.Scorer. Raises ValueError for bad shapes or options.
     """
@@ -80,9 +88,10 @@ def mad(dist, ref, *, quantize=True, backend="auto", precision="double", mad_ver
                          % (tuple(dist.shape), tuple(ref.shape)))
     if dist.device != ref.device:
         raise ValueError("dist and ref are on different devices (%s, %s)" % (dist.device, ref.device))
+    data_range = check_data_range(data_range)
     with torch.no_grad():
-        dist_t = _prepared(dist.detach(), quantize, "dist")
-        ref_t = _prepared(ref.detach(), quantize, "ref")
+        dist_t = _prepared(dist.detach(), quantize, data_range, "dist")
+        ref_t = _prepared(ref.detach(), quantize, data_range, "ref")
         scorer = _shared_scorer(backend=backend, mad_version=mad_version, input_class="auto",
                                 precision=precision, maps=False)
         # The images are on MAD's 0..255 scale now, whatever their maximum.
