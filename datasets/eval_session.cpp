@@ -3,12 +3,12 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <set>
 
 #include "common/time_text.h"
 #include "common/error.h"
+#include "common/text_file.h"
 #include "datasets/dataset_io.h"
 #include "datasets/results_file.h"
 #include "datasets/results_settings.h"
@@ -31,13 +31,6 @@ DatasetKind choose_kind(const EvalConfig& cfg) {
   } catch (const InputError&) {
   }
   return DatasetKind::Csv;
-}
-
-void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::out | std::ios::trunc | std::ios::binary);
-  out << text;
-  out.flush();
-  if (!out) throw InputError("cannot write '" + path + "'");
 }
 
 // Resumed rows must come from the same MAD version: 2010 and 2011 scores are not comparable.
@@ -188,6 +181,7 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
     writer.emplace(ResultsWriter::create(out, cfg.overwrite));
   }
   write_settings(out, settings);
+  if (cfg.on_results_file) cfg.on_results_file(out);
 
   const std::size_t n = d.entries.size();
   std::vector<double> mad(n, std::nan(""));
