@@ -1,4 +1,5 @@
 #include "common/parallel.h"
+#include "common/thread_count_scope.h"
 
 #include "common/allotment.h"
 
@@ -16,9 +17,16 @@
 namespace mad {
 namespace {
 std::atomic<int> g_thread_override{0};
+thread_local int t_thread_override = 0;  // a ThreadCountScope's, over the process's
+}  // namespace
+
+ThreadCountScope::ThreadCountScope(int threads) : previous_(t_thread_override) {
+  if (threads > 0) t_thread_override = threads;
 }
+ThreadCountScope::~ThreadCountScope() { t_thread_override = previous_; }
 
 int thread_count() {
+  if (t_thread_override > 0) return t_thread_override;
   const int forced = g_thread_override.load();
   if (forced > 0) return forced;
   return process_allotment().cpus;
@@ -57,7 +65,13 @@ void parallel_for(int n, const std::function<void(int)>& fn) {
   };
   std::vector<std::thread> pool;
   pool.reserve(workers - 1);
-  for (int t = 1; t < workers; ++t) pool.emplace_back(work);
+  // A worker that calls parallel_for itself counts as its caller does (ThreadCountScope).
+  const int inherited = t_thread_override;
+  for (int t = 1; t < workers; ++t)
+    pool.emplace_back([&work, inherited] {
+      t_thread_override = inherited;
+      work();
+    });
   work();
   for (auto& t : pool) t.join();
   if (first_error) std::rethrow_exception(first_error);

@@ -9,6 +9,7 @@
 #include "common/parallel.h"
 #include "common/time_text.h"
 #include "common/error.h"
+#include "common/text_file.h"
 #include "datasets/dataset_io.h"
 #include "datasets/results_file.h"
 #include "datasets/results_settings.h"
@@ -172,6 +173,7 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
     writer.emplace(ResultsWriter::create(out, cfg.overwrite));
   }
   write_settings(out, settings);
+  if (cfg.on_results_file) cfg.on_results_file(out);
 
   const std::size_t n = d.entries.size();
   std::vector<double> mad(n, std::nan(""));

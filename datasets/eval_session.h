@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <string>
 
 #include "datasets/dataset.h"
@@ -32,6 +33,9 @@ struct EvalConfig {
   // settings record, and no statistics are computed (json and html must be empty; `mad merge`
   // of all N shards writes them).
   ShardSpec shard;
+  // Called with the results file's path once it is open and before the first pair is scored
+  // (the CLI points its interrupt message at it); may be empty.
+  std::function<void(const std::string&)> on_results_file;
 };
 
 // Runs the evaluation. Throws InputError / InvalidArgument for an unreadable dataset or

@@ -8,12 +8,12 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 
 #include "common/error.h"
 #include "common/gpu_info.h"
+#include "common/text_file.h"
 #include "tools/bench/report.h"
 #include "tools/bench/runners.h"
 #include "tools/cli_bench_study.h"
@@ -30,15 +30,15 @@ struct BenchCliState {
   bool quick = false, list_studies = false;
 };
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw InputError("cannot write '" + path + "'");
+void write_reports(const BenchCliState& st, const bench::BenchReport& report) {
+  if (!st.html.empty()) write_text_file(st.html, bench::format_html(report));
+  if (!st.markdown.empty()) write_text_file(st.markdown, bench::format_markdown(report));
 }
 
-void write_reports(const BenchCliState& st, const bench::BenchReport& report) {
-  if (!st.html.empty()) write_text(st.html, bench::format_html(report));
-  if (!st.markdown.empty()) write_text(st.markdown, bench::format_markdown(report));
+// A report path that cannot be written is refused before the measuring, not after it.
+void require_writable_reports(const BenchCliState& st) {
+  require_writable(st.html, "--html");
+  require_writable(st.markdown, "--markdown");
 }
 
 // The command line as the user could re-type it (recorded in every report).
@@ -87,6 +87,7 @@ int run_bench_command(const CLI::App& cmd, const BenchCliState& st) {
         st.precision != "both" || !st.windows.empty() || given(cmd, "--nick-cpu"))
       throw InvalidArgument(
           "--summary-from reads a finished report: it takes no measuring options");
+    require_writable_reports(st);
     bench::BenchReport report = bench::load_report(st.summary_from);
     bench::finalize_rows(report);  // idempotent; also covers a hand-edited report
     for (const std::string& line : bench::goal_summary(report)) std::cout << line << '\n';
@@ -111,6 +112,7 @@ int run_bench_command(const CLI::App& cmd, const BenchCliState& st) {
     throw InvalidArgument("--format must be table, csv or json");
   config.gpu = gpu_backend_compiled() && gpu_device_available();
   if (given(cmd, "--precision")) refuse_idle_precision(config);
+  require_writable_reports(st);
   if (!config.gpu)
     std::fprintf(stderr, "mad bench: no CUDA device: measuring the CPU columns only\n");
 

@@ -3,11 +3,11 @@
 #include "tools/cli_bench_study.h"
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 
 #include "common/error.h"
 #include "common/gpu_info.h"
+#include "common/text_file.h"
 #include "common/time_text.h"
 #include "tools/bench/runners.h"
 #include "tools/bench/study.h"
@@ -54,6 +54,7 @@ int run_study_command(const CLI::App& bench, const StudyCliArgs& args) {
   if (args.format != "table" && args.format != "json")
     throw InvalidArgument("--format with --study must be table or json");
   const std::vector<const bench::Study*> chosen = bench::parse_studies(args.studies);
+  require_writable(args.html, "--html");  // before the studies' minutes, not after them
   bench::StudyConfig config;
   config.quick = args.quick;
   config.gpu = gpu_backend_compiled() && gpu_device_available();
@@ -71,9 +72,7 @@ int run_study_command(const CLI::App& bench, const StudyCliArgs& args) {
   if (!args.html.empty()) {
     std::vector<std::string> device;
     if (config.gpu) device.push_back("GPU rows measured on " + origin.device);
-    std::ofstream out(args.html, std::ios::binary);
-    out << bench::format_studies_html(results, device);
-    if (!out) throw InputError("cannot write '" + args.html + "'");
+    write_text_file(args.html, bench::format_studies_html(results, device));
   }
   return kExitOk;
 }

@@ -13,11 +13,14 @@
 
 #include "common/error.h"
 #include "common/parallel.h"
+#include "common/text_file.h"
 #include "datasets/eval_session.h"
 #include "datasets/synthetic_dataset.h"
 #include "mad/memory_limits.h"
 #include "mad/score.h"
+#include "tools/cli_interrupt.h"
 #include "tools/cli_options.h"
+#include "tools/cli_stdout.h"
 
 namespace mad::cli {
 namespace {
@@ -152,8 +155,13 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   c.bootstrap.resamples = a.resamples;
   c.bootstrap.seed = a.seed;
   if (!a.shard.empty()) c.shard = datasets::parse_shard(a.shard);
+  // The reports are written after the scoring: a path that cannot take them is refused first.
+  require_writable(a.json, "--json");
+  require_writable(a.html, "--html");
+  c.on_results_file = [](const std::string& path) { report_interrupts(path, true); };
   const datasets::EvalReport report = datasets::run_evaluation(c);
-  std::cout << datasets::report_to_text(report) << std::flush;
+  std::cout << datasets::report_to_text(report);
+  flush_standard_output();  // the report is the result: lost, it is an error
   if (!a.quiet)
     std::fprintf(stderr, "mad eval: one row per pair in %s\n",
                  report.settings.results_file.c_str());

@@ -7,13 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
 
 #include "common/error.h"
 #include "common/image_io.h"
+#include "common/text_file.h"
 #include "kernels/kernel_format.h"
 #include "kernels/kernel_request.h"
 #include "tools/cli_commands.h"
@@ -31,12 +31,6 @@ struct KernelCliState {
   bool list_variants = false;
 };
 
-void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) throw InputError("cannot write '" + path + "'");
-}
-
 int run_kernel_command(const KernelCliState& state) {
   if (state.list_variants) {
     std::cout << kernels::format_variant_listing();
@@ -49,7 +43,7 @@ int run_kernel_command(const KernelCliState& state) {
     std::fprintf(stderr, "mad: note: %s: %s\n", request.input.c_str(), note.c_str());
 
   if (out.histogram && !request.output.empty())
-    write_text(request.output, kernels::format_histogram(*out.histogram, request.histogram_format));
+    write_text_file(request.output, kernels::format_histogram(*out.histogram, request.histogram_format));
   else if (out.histogram && !state.json)
     std::cout << kernels::format_histogram(*out.histogram, kernels::HistogramFormat::Text);
   if (!out.histogram) save_image8(request.output, out.image, request.image_format);

@@ -17,12 +17,14 @@
 #include <optional>
 
 #include "common/error.h"
+#include "common/text_file.h"
 #include "datasets/eval_merge.h"
 #include "datasets/eval_session.h"
 #include "datasets/pairs_list.h"
 #include "datasets/shard_files.h"
 #include "tools/cli_commands.h"
 #include "tools/cli_options.h"
+#include "tools/cli_stdout.h"
 
 namespace mad::cli {
 namespace {
@@ -127,8 +129,11 @@ int merge_eval(const MergeArgs& a, const datasets::ShardSet& set) {
   c.bootstrap.resamples = a.resamples;
   c.bootstrap.seed = a.seed;
   if (a.quiet) c.log = nullptr;
+  require_writable(a.json, "--json");  // before the bootstrap's work, not after it
+  require_writable(a.html, "--html");
   const datasets::EvalReport report = datasets::merge_eval_shards(c, set);
-  std::cout << datasets::report_to_text(report) << std::flush;
+  std::cout << datasets::report_to_text(report);
+  flush_standard_output();  // the report is the result: lost, it is an error
   if (!a.quiet)
     std::fprintf(stderr, "mad merge: %zu rows of %d shards in %s, in dataset order\n",
                  report.counts.scored_now + report.counts.failed_now, set.count, a.out.c_str());

@@ -24,9 +24,11 @@
 #include "mad/result_json.h"
 #include "mad/score.h"
 #include "tools/cli_commands.h"
+#include "tools/cli_interrupt.h"
 #include "tools/cli_maps.h"
 #include "tools/cli_options.h"
 #include "tools/cli_pairs_output.h"
+#include "tools/cli_stdout.h"
 
 namespace mad::cli {
 namespace {
@@ -124,7 +126,7 @@ int run_single(const CLI::App& cmd, const ScoreArgs& a) {
                   format_double(r.hi).c_str(), format_double(r.lo).c_str());
     if (options.want_maps) std::cout << maps_text(maps);
   }
-  std::cout << std::flush;
+  flush_standard_output();
   return kExitOk;
 }
 
@@ -179,6 +181,7 @@ int run_pairs(const CLI::App& cmd, const ScoreArgs& a) {
                    return all / 1e6;
                  }());
   output.open(a.pairs);
+  report_interrupts(a.out, !a.json);  // CSV's first line is its header; JSON Lines have none
   datasets::PairsListReader list(list_path);
 
   EngineOptions engine;

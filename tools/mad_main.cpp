@@ -1,7 +1,8 @@
 // `mad`: score image pairs with MAD, run the preprocessing kernels, benchmark, evaluate.
 // main() only wires the subcommands and maps exceptions to the documented exit codes
 // (common/error.h; docs/cli.md "Exit codes"): 2 for the command line, 3 for input, 4 for the
-// GPU, 5 when some pairs failed, 1 for an internal error.
+// GPU, 5 when some pairs failed, 1 for an internal error; 3 too when the standard output
+// could not be written (tools/cli_stdout.h).
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -10,8 +11,11 @@
 #include "common/error.h"
 #include "tools/cli_commands.h"
 #include "tools/cli_help.h"
+#include "tools/cli_stdout.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+int run_mad(int argc, char** argv) {
   CLI::App app{
       "mad: the Most Apparent Distortion image quality metric (Larson & Chandler), "
       "on the CPU and CUDA GPUs",
@@ -47,4 +51,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "mad: internal error: %s\n", e.what());
     return mad::kExitFailure;
   }
+}
+
+}  // namespace
+
+// Every subcommand's output, help text included, is checked once it is all written.
+int main(int argc, char** argv) {
+  mad::cli::prepare_standard_output();
+  return mad::cli::finish_standard_output(run_mad(argc, argv));
 }

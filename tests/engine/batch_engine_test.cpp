@@ -60,11 +60,22 @@ Schedule random_schedule(std::mt19937& rng, int pairs) {
   return s;
 }
 
-// Runs a schedule through a BatchScorer on fake slots; returns the delivered rows in order.
-std::vector<BatchScorer::Finished> run(const Schedule& s, FakeGpu& gpu, int gpu_fault_at = -1) {
+// A device failure injected into one pair's submit or collect (at < 0: none).
+struct DeviceFault {
+  int at = -1;
+  Where where = Where::Submit;
+};
+
+// Runs a schedule through a BatchScorer on fake slots; returns the delivered rows in order and
+// counts the GpuErrors that reached the caller in `gpu_errors`. A GpuError at submit fails that
+// pair and the run goes on; one at collect stops the submitting, as the engine stops a failed
+// device's worker, and the pairs in flight are drained.
+std::vector<BatchScorer::Finished> run(const Schedule& s, FakeGpu& gpu, DeviceFault device = {},
+                                       int* gpu_errors = nullptr) {
+  int errors = 0;
   gpu.fault = [&](Where w, int n) {
     if (w == Where::Make) return s.make_faults.count(n) ? Fault::Input : Fault::None;
-    if (n == gpu_fault_at && w == Where::Submit) return Fault::Gpu;
+    if (n == device.at && w == device.where) return Fault::Gpu;
     const auto& faults = w == Where::Submit ? s.submit_faults : s.collect_faults;
     const auto it = faults.find(n);
     return it == faults.end() ? Fault::None : it->second;
@@ -77,7 +88,8 @@ std::vector<BatchScorer::Finished> run(const Schedule& s, FakeGpu& gpu, int gpu_
   auto keep = [&](std::vector<BatchScorer::Finished> done) {
     for (auto& f : done) rows.push_back(std::move(f));
   };
-  for (std::size_t i = 0; i < s.shapes.size(); ++i) {
+  bool stopped = false;
+  for (std::size_t i = 0; i < s.shapes.size() && !stopped; ++i) {
     const auto [w, h] = s.shapes[i];
     auto& ref = refs[s.reference[i]];
     if (!ref) ref = std::make_shared<const GrayImage>(numbered_image(w, h, 0, 50));
@@ -85,17 +97,32 @@ std::vector<BatchScorer::Finished> run(const Schedule& s, FakeGpu& gpu, int gpu_
     try {
       keep(batch.submit(i, ref, dst));
     } catch (const GpuError&) {
-      EXPECT_EQ(static_cast<int>(i), gpu_fault_at);
-      keep(batch.submit_failed(i, "device failed"));  // as the engine would stop; go on here
+      ++errors;
+      if (device.where == Where::Submit) {
+        EXPECT_EQ(static_cast<int>(i), device.at);
+        keep(batch.submit_failed(i, "device failed"));  // as the engine would stop; go on here
+      } else {
+        stopped = true;
+      }
     }
   }
-  keep(batch.drain());
+  try {
+    keep(batch.drain());
+  } catch (const GpuError&) {  // the failed collect was a drain's: the failed pair is done
+    ++errors;
+    keep(batch.drain());
+  }
+  if (gpu_errors) *gpu_errors = errors;
   return rows;
 }
 
+// all_delivered: every pair of the schedule has its row (false: the run stopped at a device's
+// failure, and the rows are the first ones, in order).
 void expect_properties(const Schedule& s, const FakeGpu& gpu,
-                       const std::vector<BatchScorer::Finished>& rows, int gpu_fault_at = -1) {
-  ASSERT_EQ(rows.size(), s.shapes.size());
+                       const std::vector<BatchScorer::Finished>& rows, int gpu_fault_at = -1,
+                       bool all_delivered = true) {
+  if (all_delivered) ASSERT_EQ(rows.size(), s.shapes.size());
+  ASSERT_LE(rows.size(), s.shapes.size());
   std::set<int> made_fail_pairs;
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const auto& r = rows[i];
@@ -153,6 +180,8 @@ TEST(BatchEngine, RandomizedSchedulesHoldEveryProperty) {
   }
 }
 
+// A device's failure is the run's (exit 4), never one pair's failed row (exit 5): the GpuError
+// must reach the caller, once, whether the device fails at a submit or at a collect.
 TEST(BatchEngine, AGpuErrorPropagatesAndTheOtherPairsSurvive) {
   std::mt19937 rng(7);
   for (int trial = 0; trial < 50; ++trial) {
@@ -162,8 +191,36 @@ TEST(BatchEngine, AGpuErrorPropagatesAndTheOtherPairsSurvive) {
     const int at = std::uniform_int_distribution<int>(0, 29)(rng);
     s.submit_faults.erase(at);
     FakeGpu gpu;
-    const auto rows = run(s, gpu, at);
+    int gpu_errors = 0;
+    const auto rows = run(s, gpu, {at, Where::Submit}, &gpu_errors);
+    EXPECT_EQ(gpu_errors, 1) << "the device's failure at pair " << at << " became a row";
+    ASSERT_GT(rows.size(), static_cast<std::size_t>(at));
+    EXPECT_EQ(rows[at].error, "device failed");  // the caller's row, not one the scorer made
     expect_properties(s, gpu, rows, at);
+    if (HasFailure()) break;
+  }
+}
+
+TEST(BatchEngine, AGpuErrorAtCollectPropagatesAndThePairsBeforeItSurvive) {
+  std::mt19937 rng(8);
+  for (int trial = 0; trial < 50; ++trial) {
+    SCOPED_TRACE("trial " + std::to_string(trial));
+    Schedule s = random_schedule(rng, 30);
+    s.make_faults.clear();
+    const int at = std::uniform_int_distribution<int>(0, 29)(rng);
+    s.submit_faults.erase(at);  // the pair reaches its collect
+    s.collect_faults.erase(at);
+    FakeGpu gpu;
+    int gpu_errors = 0;
+    const auto rows = run(s, gpu, {at, Where::Collect}, &gpu_errors);
+    EXPECT_EQ(gpu_errors, 1) << "the device's failure at pair " << at << " became a row";
+    // Every pair before it was taken, so each has its row; the failed pair's row names it.
+    ASSERT_GT(rows.size(), static_cast<std::size_t>(at));
+    EXPECT_FALSE(rows[at].ok);
+    EXPECT_NE(rows[at].error.find("injected: collect of pair " + std::to_string(at)),
+              std::string::npos)
+        << rows[at].error;
+    expect_properties(s, gpu, rows, at, /*all_delivered=*/false);
     if (HasFailure()) break;
   }
 }

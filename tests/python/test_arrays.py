@@ -132,6 +132,33 @@ def test_batch_errors_raise_or_record(pair):
         mad.score_batch([ref], [dist], errors="ignore")
 
 
+def test_batch_errors_raise_keeps_the_rows_scored(pair):
+    ref, dist = pair
+    small = np.zeros((20, 20), np.uint8)
+    with pytest.raises(ValueError, match="pair 1: .*at least 34x34") as e:
+        mad.score_batch([ref, small, dist], [dist, small, ref], backend="cpu")
+    rows = e.value.rows  # every pair's row, as errors="record" returns them: nothing lost
+    recorded = mad.score_batch([ref, small, dist], [dist, small, ref], backend="cpu",
+                               errors="record")
+    assert rows.dtype == mad.BATCH_DTYPE and list(rows["ok"]) == [True, False, True]
+    assert rows["mad"][0] == recorded["mad"][0] and rows["mad"][2] == recorded["mad"][2]
+    assert "34x34" in rows["error"][1]
+
+
+def test_batch_of_one_iterable_of_pairs(pair):
+    ref, dist = pair
+    refs, dists = [ref, dist, ref], [dist, ref, ref]
+    want = mad.score_batch(refs, dists, backend="cpu")
+    for pairs in (zip(refs, dists), list(zip(refs, dists)), ([r, d] for r, d in zip(refs, dists))):
+        got = mad.score_batch(pairs, backend="cpu")
+        assert (got["mad"] == want["mad"]).all() and len(got) == 3
+    assert (mad.Scorer(backend="cpu").score_batch(zip(refs, dists))["mad"] == want["mad"]).all()
+    with pytest.raises(ValueError, match=r"item 1 is not a \(ref, dist\) pair \(got 3 items\)"):
+        mad.score_batch([(ref, dist), (ref, dist, ref)], backend="cpu")
+    with pytest.raises(ValueError, match="not an array of images: pass score_batch"):
+        mad.score_batch(np.stack(refs), backend="cpu")
+
+
 def test_scorer_keeps_options(pair):
     s = mad.Scorer(backend="cpu", mad_version=2010)
     assert s.backend == "cpu"

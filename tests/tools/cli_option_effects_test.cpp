@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -61,6 +62,23 @@ std::size_t lines(const std::string& s) {
   return n;
 }
 
+// The fields of column `name` of a CSV text whose fields hold no commas, in row order.
+std::vector<std::string> column_of(const std::string& csv, const std::string& name) {
+  std::istringstream in(csv);
+  std::string line, field;
+  std::vector<std::string> out;
+  std::getline(in, line);
+  std::istringstream header(line);
+  std::size_t at = 0;
+  while (std::getline(header, field, ',') && field != name) ++at;
+  while (std::getline(in, line)) {
+    std::istringstream row(line);
+    for (std::size_t i = 0; i <= at && std::getline(row, field, ','); ++i)
+      if (i == at) out.push_back(field);
+  }
+  return out;
+}
+
 class OptionEffects : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -69,6 +87,7 @@ class OptionEffects : public ::testing::Test {
     test::write_random_png((dir_ / "ref.png").string(), 48, 40, 1);
     test::write_random_png((dir_ / "dist.png").string(), 48, 40, 2);
     std::ofstream(dir_ / "list.csv") << "ref,dist\nref.png,dist.png\ndist.png,ref.png\n";
+    std::ofstream(dir_ / "rand.csv") << "ref,dist,score\nref.png,dist.png,1\ndist.png,ref.png,2\n";
     const auto made =
         mad("eval " + q("data") + " --make-synthetic --synthetic-refs 1 --synthetic-size 40x40");
     ASSERT_EQ(made.exit_code, 0) << made.out;
@@ -79,6 +98,11 @@ class OptionEffects : public ::testing::Test {
       in.close();
       std::ofstream(dir_ / "data" / "dmos.csv") << kept;
     }
+    // Six references of five pairs, scored once, for the bootstrap's rows.
+    const auto boot = mad("eval boot --make-synthetic --synthetic-refs 6 --synthetic-types 1 "
+                          "--synthetic-size 34x34 -q && " + std::string(MAD_BINARY) +
+                          " eval boot --backend cpu --out boot.csv -q --bootstrap 10");
+    ASSERT_EQ(boot.exit_code, 0) << boot.out;
     std::ofstream(dir_ / "data" / "manifest.csv")
         << "ref,dist,score\nimages/I01.png,images/I01_01_01.png,1\n"
            "images/I01.png,images/I01_01_05.png,2\nimages/I01.png,images/I01_02_05.png,3\n";
@@ -136,6 +160,50 @@ void expect_no_thread_started(const std::string& args) {
   fs::remove(trace);
 }
 
+// `mad ARGS` in the suite's folder: the run a row compares its own with.
+test::CommandResult run_here(const std::string& args) {
+  return test::run_command("cd '" + g_dir.string() + "' && " + MAD_BINARY + " " + args + " 2>&1");
+}
+
+// The threads `mad ARGS` starts (clone calls, traced); -1 where strace is missing.
+int threads_started(const std::string& args) {
+  if (test::run_command("command -v strace >/dev/null").exit_code != 0) return -1;
+  const fs::path trace = g_dir / "count.trace";
+  const test::CommandResult r = test::run_command(
+      "cd '" + g_dir.string() + "' && ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\" " +
+      "strace -f -qq -e trace=clone,clone3 -o '" + trace.string() + "' " + MAD_BINARY + " " +
+      args + " > /dev/null 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << args;
+  std::istringstream in(text("count.trace"));
+  int clones = 0;
+  for (std::string line; std::getline(in, line);) clones += line.find("clone") != line.npos;
+  fs::remove(trace);
+  return clones;
+}
+
+// The numbers of `names` (columns of a results CSV, or fields of a JSON object) in order.
+std::vector<double> numbers(const std::string& csv, const std::vector<std::string>& names) {
+  std::vector<double> out;
+  for (const auto& name : names)
+    for (const auto& field : column_of(csv, name)) out.push_back(std::stod(field));
+  return out;
+}
+std::vector<double> numbers(const nlohmann::json& j, const std::vector<std::string>& names) {
+  std::vector<double> out;
+  for (const auto& name : names) out.push_back(j.at(name).get<double>());
+  return out;
+}
+
+// A GPU kernel or transform other than the default computes the same scores by another route:
+// equal within rounding, and not bit for bit (the option was applied, not only recorded).
+void expect_another_route(const std::vector<double>& got, const std::vector<double>& by_default) {
+  ASSERT_EQ(got.size(), by_default.size());
+  ASSERT_FALSE(got.empty());
+  EXPECT_NE(got, by_default) << "the same bits as the default: the option changed nothing";
+  for (std::size_t i = 0; i < got.size(); ++i)
+    EXPECT_NEAR(got[i], by_default[i], 1e-6 * std::max(1.0, std::abs(by_default[i]))) << i;
+}
+
 // The rows of `mad score`. Base: no options but the pair (or --pairs) each row adds.
 std::vector<Row> score_rows(const std::string& pair) {
   const auto j = [](const test::CommandResult& r) {
@@ -160,15 +228,22 @@ std::vector<Row> score_rows(const std::string& pair) {
          EXPECT_EQ(j(r)["backend_reason"], "requested");
        }},
       {"--backend", "--backend gpu " + pair, false, "expected auto, cpu or cuda"},
+      // 2010 scales d_detect by 1 instead of 200: the same lo, hi 200 times smaller.
       {"--mad-version", "--mad-version 2010 " + cpu_json, false, "",
-       [j](auto& r) {
+       [j, cpu_json](auto& r) {
          ok(r);
+         const auto base = j(run_here("score " + cpu_json));
          EXPECT_EQ(j(r)["mad_version"], 2010);
+         EXPECT_EQ(j(r)["lo"], base["lo"]);
+         EXPECT_NEAR(j(r)["hi"].template get<double>() * 200, base["hi"].template get<double>(),
+                     1e-9 * base["hi"].template get<double>());
        }},
+      // Double input skips the uint8 path's rounding: another hi for the same 8-bit pair.
       {"--input-class", "--input-class double " + cpu_json, false, "",
-       [j](auto& r) {
+       [j, cpu_json](auto& r) {
          ok(r);
          EXPECT_EQ(j(r)["input_class"], "double");
+         EXPECT_NE(j(r)["hi"], j(run_here("score " + cpu_json))["hi"]);
        }},
       {"--precision", "--precision float --json " + pair, true, "needs the CUDA backend",
        [j](auto& r) {
@@ -176,23 +251,33 @@ std::vector<Row> score_rows(const std::string& pair) {
          EXPECT_EQ(j(r)["precision"], "float");
        }},
       {"--precision", "--backend cpu --precision float " + pair, false, "--backend cpu was given"},
-      // GPU-only rows name a non-default variant, so the record shows the option's choice.
-      {"--a5", "--a5 a5-direct --json " + pair, true, "--a5 picks a GPU kernel",
-       [j](auto& r) {
+      // GPU-only rows name a variant of another algorithm than the default's (a5-fast,
+      // det-fast, the fused transform): with a device, the scores differ from the default's in
+      // their last bits; without one, the option is refused.
+      {"--a5", "--a5 a5-original --json " + pair, true, "--a5 picks a GPU kernel",
+       [j, pair](auto& r) {
          ok(r);
-         EXPECT_EQ(j(r)["a5_variant"], "a5-direct");
+         EXPECT_EQ(j(r)["a5_variant"], "a5-original");
+         expect_another_route(numbers(j(r), {"mad", "hi", "lo"}),
+                              numbers(j(run_here("score --json " + pair)), {"mad", "hi", "lo"}));
        }},
       {"--det-variant", "--det-variant det-original --pairs list.csv --out out.csv", true,
        "--det-variant picks a GPU kernel",
        [](auto& r) {
          ok(r);
          EXPECT_NE(text("out.csv.settings").find("det_variant=det-original"), std::string::npos);
+         ok(run_here("score --pairs list.csv --out base.csv --force"));
+         expect_another_route(numbers(text("out.csv"), {"mad", "hi"}),
+                              numbers(text("base.csv"), {"mad", "hi"}));
        }},
-      {"--subband-transform", "--subband-transform fused --pairs list.csv --out out.csv", true,
+      {"--subband-transform", "--subband-transform cufft --pairs list.csv --out out.csv", true,
        "--subband-transform picks a GPU transform",
        [](auto& r) {
          ok(r);
-         EXPECT_NE(text("out.csv.settings").find("subband_transform=fused"), std::string::npos);
+         EXPECT_NE(text("out.csv.settings").find("subband_transform=cufft"), std::string::npos);
+         ok(run_here("score --pairs list.csv --out base.csv --force"));
+         expect_another_route(numbers(text("out.csv"), {"mad", "lo"}),
+                              numbers(text("base.csv"), {"mad", "lo"}));
        }},
       // 1 KiB holds no pair: the limit is what stops it.
       {"--gpu-memory-limit", "--gpu-memory-limit 1KiB " + pair, true, "limits GPU memory",
@@ -302,23 +387,6 @@ TEST_F(OptionEffects, Score) {
 }
 
 // The rows of `mad eval`, run on a KADID-layout dataset of three 40x40 pairs.
-// The fields of column `name` of a CSV text whose fields hold no commas, in row order.
-std::vector<std::string> column_of(const std::string& csv, const std::string& name) {
-  std::istringstream in(csv);
-  std::string line, field;
-  std::vector<std::string> out;
-  std::getline(in, line);
-  std::istringstream header(line);
-  std::size_t at = 0;
-  while (std::getline(header, field, ',') && field != name) ++at;
-  while (std::getline(in, line)) {
-    std::istringstream row(line);
-    for (std::size_t i = 0; i <= at && std::getline(row, field, ','); ++i)
-      if (i == at) out.push_back(field);
-  }
-  return out;
-}
-
 // --synthetic-format NAME: the set's files carry EXTENSION, hold the PNG set's images ("data",
 // the same size and seed) with CHANNELS channels, and dmos.csv names them, so the set scores
 // as the PNG set does; a build without the writer's LIBRARY refuses it.
@@ -360,6 +428,41 @@ Row synthetic_format_row(const std::string& name, const std::string& extension, 
             EXPECT_EQ(scores.size(), 3u);
             EXPECT_EQ(scores, column_of(text(set + ".csv"), "mad"));
           }};
+}
+
+// The rows that compare scores run on the two random 48x40 pairs (rand.csv): "data"'s pairs are
+// too weak for the detection stage (hi 0, so mad 0) and have no pixel at 255 (where the input
+// classes differ).
+const std::string kRandEval = "eval . --manifest rand.csv --lower-is-better --out out.csv";
+// Their hi column scored on the CPU with the defaults (run once, kept); not all 0.
+const std::vector<double>& eval_cpu_hi() {
+  static const std::vector<double> hi = [] {
+    ok(run_here("eval . --manifest rand.csv --lower-is-better --backend cpu --out base-cpu.csv "
+                "--force -q"));
+    return numbers(text("base-cpu.csv"), {"hi"});
+  }();
+  EXPECT_NE(hi, std::vector<double>(hi.size(), 0.0)) << "no pair shows the detection stage";
+  return hi;
+}
+// Their columns scored with the default backend (the GPU, where these rows run) and variants.
+std::vector<double> eval_gpu_scores(const std::vector<std::string>& columns) {
+  ok(run_here("eval . --manifest rand.csv --lower-is-better --out base-gpu.csv --force -q"));
+  return numbers(text("base-gpu.csv"), columns);
+}
+
+const std::string kBootRun = "eval boot --backend cpu --out boot.csv --resume -q --json sum.json";
+// Every bootstrap interval of a summary's overall statistics.
+nlohmann::json intervals(const nlohmann::json& summary) {
+  nlohmann::json out;
+  for (const char* m : {"srocc", "krocc", "plcc", "rmse"}) out[m] = summary["overall"][m]["ci95"];
+  return out;
+}
+// The intervals of "boot" with OPTIONS instead of a row's.
+nlohmann::json boot_intervals(const std::string& options) {
+  const auto r = run_here("eval boot --backend cpu --out boot.csv --resume -q --json boot.json" +
+                          options);
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  return intervals(json(text("boot.json")));
 }
 
 std::vector<Row> eval_rows() {
@@ -414,8 +517,15 @@ std::vector<Row> eval_rows() {
        [summary](auto&) { EXPECT_TRUE(summary().contains("settings")); }},
       {"--html", "--html rep.html", false, "",
        [](auto&) { EXPECT_FALSE(text("rep.html").empty()); }},
-      {"--mad-version", "--mad-version 2010", false, "",
-       [results](auto&) { EXPECT_NE(results().find(",2010,"), std::string::npos); }},
+      // 2010 scales d_detect by 1 instead of 200: each pair's hi 200 times smaller.
+      {"--mad-version", kRandEval + " --backend cpu --mad-version 2010", false, "",
+       [results](auto& r) {
+         ok(r);
+         EXPECT_NE(results().find(",2010,"), std::string::npos);
+         const std::vector<double> hi = numbers(results(), {"hi"}), base = eval_cpu_hi();
+         ASSERT_EQ(hi.size(), base.size());
+         for (std::size_t i = 0; i < hi.size(); ++i) EXPECT_NEAR(hi[i] * 200, base[i], 1e-9 * base[i]);
+       }},
       {"--backend", "--json sum.json", false, "",
        [summary](auto&) { EXPECT_EQ(summary()["settings"]["backend_reason"], "requested"); }},
       // The GPU-only rows leave the base's --backend cpu out: with a device they take effect,
@@ -425,26 +535,36 @@ std::vector<Row> eval_rows() {
          ok(r);
          EXPECT_NE(text("out.csv.settings").find("precision=float"), std::string::npos);
        }},
-      {"--input-class", "--input-class double", false, "",
-       [](auto&) {
-         EXPECT_NE(text("out.csv.settings").find("input_class=double"), std::string::npos);
-       }},
-      {"--a5", "eval data --out out.csv --a5 a5-direct", true, "--a5 picks a GPU kernel",
-       [](auto& r) {
+      // Double input skips the uint8 path's rounding: other scores for the same 8-bit pairs.
+      {"--input-class", kRandEval + " --backend cpu --input-class double", false, "",
+       [results](auto& r) {
          ok(r);
-         EXPECT_NE(text("out.csv.settings").find("a5_variant=a5-direct"), std::string::npos);
+         EXPECT_NE(text("out.csv.settings").find("input_class=double"), std::string::npos);
+         const std::vector<double> hi = numbers(results(), {"hi"});
+         EXPECT_EQ(hi.size(), 2u);
+         EXPECT_NE(hi, eval_cpu_hi());
        }},
-      {"--det-variant", "eval data --out out.csv --det-variant det-original", true,
+      // As in score's rows: another algorithm than the default's, the same scores but for
+      // their last bits (on a device; without one, refused).
+      {"--a5", kRandEval + " --a5 a5-original", true, "--a5 picks a GPU kernel",
+       [results](auto& r) {
+         ok(r);
+         EXPECT_NE(text("out.csv.settings").find("a5_variant=a5-original"), std::string::npos);
+         expect_another_route(numbers(results(), {"mad", "lo"}), eval_gpu_scores({"mad", "lo"}));
+       }},
+      {"--det-variant", kRandEval + " --det-variant det-original", true,
        "--det-variant picks a GPU kernel",
-       [](auto& r) {
+       [results](auto& r) {
          ok(r);
          EXPECT_NE(text("out.csv.settings").find("det_variant=det-original"), std::string::npos);
+         expect_another_route(numbers(results(), {"mad", "hi"}), eval_gpu_scores({"mad", "hi"}));
        }},
-      {"--subband-transform", "eval data --out out.csv --subband-transform cufft", true,
+      {"--subband-transform", kRandEval + " --subband-transform cufft", true,
        "--subband-transform picks a GPU transform",
-       [](auto& r) {
+       [results](auto& r) {
          ok(r);
          EXPECT_NE(text("out.csv.settings").find("subband_transform=cufft"), std::string::npos);
+         expect_another_route(numbers(results(), {"mad", "lo"}), eval_gpu_scores({"mad", "lo"}));
        }},
       {"--gpu-memory-limit", "eval data --out out.csv --gpu-memory-limit 1KiB", true,
        "limits GPU memory",
@@ -458,8 +578,12 @@ std::vector<Row> eval_rows() {
       {"--workers-per-gpu", "--workers-per-gpu 2", false,
        "--workers-per-gpu sets the CUDA workers"},
       {"--workers-per-gpu", "--workers-per-gpu 0", false, "outside [1,"},
+      // The run's own account: one timing entry per worker that ran (the default runs one).
       {"--cpu-workers", "--cpu-workers 2 --json sum.json", false, "",
-       [summary](auto&) { EXPECT_EQ(summary()["settings"]["workers"], 2); }},
+       [summary](auto&) {
+         EXPECT_EQ(summary()["settings"]["workers"], 2);
+         EXPECT_EQ(summary()["run"]["workers"].size(), 2u) << summary()["run"];
+       }},
       {"--cpu-workers", "--cpu-workers 0", false, "outside [1,"},
       // A CPU worker's default is every core; 3 threads differ from it on CI's 2 cores and on
       // hosts of many.
@@ -469,19 +593,37 @@ std::vector<Row> eval_rows() {
       {"--limit", "--limit 1", false, "", [results](auto&) { EXPECT_EQ(lines(results()), 2u); }},
       {"--limit", "--limit -1", false, "leave --limit out"},
       {"--limit", "--limit 0", false, "leave --limit out"},
+      // The scoring's threads, counted: one decoder either way, and a worker's parallel
+      // stages start threads - 1 helpers each (none with one thread).
       {"--threads", "--threads 1 --json sum.json", false, "",
        [summary](auto& r) {
          ok(r);
          EXPECT_NE(summary()["settings"]["devices"][0].get<std::string>().find("up to 1 threads"),
                    std::string::npos)
              << summary()["settings"]["devices"];
+         const std::string run = "eval data --backend cpu --out t.csv --force -q --decode-threads 1";
+         const int one = threads_started(run + " --threads 1");
+         if (one < 0) {
+           std::cout << "strace is not installed: the threads of --threads are not counted\n";
+           return;
+         }
+         EXPECT_LT(one, threads_started(run + " --threads 3"));
        }},
       {"--threads", "--threads 0", false, "leave --threads out"},
-      {"--bootstrap", "--bootstrap 7 --json sum.json", false, "",
-       [summary](auto&) { EXPECT_EQ(summary()["settings"]["bootstrap"]["resamples"], 7); }},
+      // The bootstrap rows run on "boot" (six references: "data" has one, and resampling one
+      // reference gives one sample), its pairs scored once: each row resumes with nothing left
+      // to score, and its intervals differ from another count's or seed's.
+      {"--bootstrap", kBootRun + " --bootstrap 7", false, "",
+       [summary](auto&) {
+         EXPECT_EQ(summary()["settings"]["bootstrap"]["resamples"], 7);
+         EXPECT_NE(intervals(summary()), boot_intervals(" --bootstrap 400"));
+       }},
       {"--bootstrap", "--bootstrap 0", false, "outside [1,"},
-      {"--seed", "--seed 7 --json sum.json", false, "",
-       [summary](auto&) { EXPECT_EQ(summary()["settings"]["bootstrap"]["seed"], 7); }},
+      {"--seed", kBootRun + " --bootstrap 50 --seed 7", false, "",
+       [summary](auto&) {
+         EXPECT_EQ(summary()["settings"]["bootstrap"]["seed"], 7);
+         EXPECT_NE(intervals(summary()), boot_intervals(" --bootstrap 50 --seed 8"));
+       }},
       {"--seed", "--seed -1", false, "outside [0,"},
       {"--make-synthetic", "--make-synthetic --limit 2", false,
        "has no effect with --make-synthetic"},

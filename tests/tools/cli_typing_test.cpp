@@ -29,6 +29,9 @@ TEST_F(Typing, UnknownWordsAreNamedWithTheNearestValidOne) {
       {"score --jsn ref.png dist.png", "has no option '--jsn'; did you mean '--json'?"},
       {"eval data --bootstrapp 5", "has no option '--bootstrapp'; did you mean '--bootstrap'?"},
       {"help scroe", "no subcommand 'scroe'; did you mean 'score'?"},
+      // Two letters swapped are one edit: "--htlm" is one from "--html" and two (substitutions)
+      // from "--help", which plain edit distance ties with it and lists first.
+      {"eval data --htlm rep.html", "has no option '--htlm'; did you mean '--html'?"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.args);

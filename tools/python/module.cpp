@@ -70,7 +70,8 @@ PYBIND11_MODULE(_mad, m) {
       },
       "(host->device bytes, device->host bytes) the GPU pipeline has copied in this process.");
   m.def("_thread_count", &mad::thread_count,
-        "The CPU backend's worker count now (what `threads` sets while a scorer runs).");
+        "The CPU backend's worker count on the calling thread now (a scorer's `threads` sets "
+        "it for that scorer's own work alone).");
   m.def(
       "load_gray",
       [](const std::string& path) -> py::array {

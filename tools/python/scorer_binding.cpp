@@ -5,7 +5,7 @@
 
 #include "array_input.h"
 #include "common/error.h"
-#include "common/parallel.h"
+#include "common/thread_count_scope.h"
 #include "mad/devices.h"
 #include "python_words.h"
 
@@ -31,23 +31,6 @@ class DeviceGuard {
 
  private:
   int previous_;
-};
-
-// The CPU backend's worker count while a scorer with `threads` runs (the setting is the
-// process's, as --threads is; 0 leaves it alone).
-class ThreadsGuard {
- public:
-  explicit ThreadsGuard(int threads) : threads_(threads) {
-    if (threads_ > 0) set_thread_count(threads_);
-  }
-  ~ThreadsGuard() {
-    if (threads_ > 0) set_thread_count(0);
-  }
-  ThreadsGuard(const ThreadsGuard&) = delete;
-  ThreadsGuard& operator=(const ThreadsGuard&) = delete;
-
- private:
-  int threads_;
 };
 
 // The command line's refusals of options that do nothing on the chosen backend
@@ -128,7 +111,7 @@ BatchScorer& PyScorer::device_batch(int device) {
 
 std::vector<PyScorer::Finished> PyScorer::submit(std::uint64_t tag, Source ref, Source dist,
                                                  Used& used) {
-  ThreadsGuard threads(threads_);
+  ThreadCountScope threads(threads_);  // this scorer's work alone
   auto use = [&](BatchScorer& b, int device) -> BatchScorer& {
     if (std::find(used.begin(), used.end(), std::make_pair(&b, device)) == used.end())
       used.emplace_back(&b, device);
@@ -145,7 +128,7 @@ std::vector<PyScorer::Finished> PyScorer::submit(std::uint64_t tag, Source ref, 
 }
 
 std::vector<PyScorer::Finished> PyScorer::drain(const Used& used) {
-  ThreadsGuard threads(threads_);
+  ThreadCountScope threads(threads_);  // this scorer's work alone
   std::vector<Finished> all;
   for (auto [b, device] : used) {
     std::vector<Finished> done;

@@ -70,10 +70,11 @@ def score(ref, dist, *, backend="auto", mad_version=2011, input_class="auto", pr
                               ref, dist, data_range=data_range)
 
 
-def score_batch(refs, dists, *, backend="auto", mad_version=2011, input_class="auto",
+def score_batch(refs, dists=None, *, backend="auto", mad_version=2011, input_class="auto",
                 precision="double", threads=None, errors="raise", data_range=None):
     """MAD of many pairs -> numpy structured array (BATCH_DTYPE: mad, hi, lo, sig, width,
-    height, ok, error). See Scorer.score_batch (generators, errors=, Ctrl-C and e.rows)."""
+    height, ok, error). refs and dists, or one iterable of (ref, dist) pairs. See
+    Scorer.score_batch (generators, errors=, Ctrl-C and e.rows)."""
     return _shared_scorer(backend=backend, mad_version=mad_version, input_class=input_class,
                           precision=precision, maps=False, threads=threads).score_batch(
                               refs, dists, errors=errors, data_range=data_range)

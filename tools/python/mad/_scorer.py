@@ -41,10 +41,28 @@ def _zip_exact(refs, dists):
         yield ref, dist
 
 
+def _split_pairs(pairs):
+    """One iterable of (ref, dist) pairs (zip(refs, dists), a DataLoader of batch_size=None)
+    as the pairs it holds; an item that is not a pair of two is refused by its number."""
+    if isinstance(pairs, (str, bytes)) or hasattr(pairs, "__fspath__"):
+        raise InvalidArgument("score_batch(pairs) takes an iterable of (ref, dist) pairs "
+                              "(got one path, %r)" % (pairs,))
+    if isinstance(pairs, np.ndarray) or _inputs.is_gpu(pairs):
+        raise InvalidArgument("score_batch with one argument takes (ref, dist) pairs, not an "
+                              "array of images: pass score_batch(refs, dists)")
+    for n, item in enumerate(pairs):
+        if not isinstance(item, (tuple, list)) or len(item) != 2:
+            raise InvalidArgument("score_batch(pairs): item %d is not a (ref, dist) pair (got %s)"
+                                  % (n, type(item).__name__ if not isinstance(item, (tuple, list))
+                                     else "%d items" % len(item)))
+        yield item[0], item[1]
+
+
 def _pairs(refs, dists, data_range):
     """What _Scorer.score_many takes: (ref, dist, keep) per pair, where `keep` holds the GPU
-    arrays' producers until the pair is collected, or the message of a pair refused here."""
-    for ref, dist in _zip_exact(refs, dists):
+    arrays' producers until the pair is collected, or the message of a pair refused here.
+    dists None: refs is one iterable of (ref, dist) pairs."""
+    for ref, dist in _split_pairs(refs) if dists is None else _zip_exact(refs, dists):
         keep = []
         try:
             pair = (_inputs.to_input(ref, keep, data_range, "reference"),
@@ -84,8 +102,8 @@ class Scorer:
     input_class: "auto" (uint8 for 8-bit data, double otherwise), "uint8" or "double".
     precision: "double" or "float" (float needs the CUDA backend: refused on the CPU).
     maps: also return map.HI and map.LO (Result.hi_map, Result.lo_map).
-    threads: the CPU backend's worker threads while this scorer runs (default: every core;
-        the setting is the process's, as the command line's --threads); refused on CUDA.
+    threads: the CPU backend's worker threads for this scorer's work (default: every core);
+        other scorers, on other threads, keep their own. Refused on CUDA.
 
     Raises ValueError (mad.InvalidArgument) for unknown option values and for options that
     would do nothing on the backend. Not meant for concurrent use from several threads: calls
@@ -124,16 +142,19 @@ class Scorer:
         with self._lock:
             return self._impl.score(r, d)
 
-    def score_batch(self, refs, dists, *, errors="raise", data_range=None):
+    def score_batch(self, refs, dists=None, *, errors="raise", data_range=None):
         """Scores pairs refs[i], dists[i] through the batch engine (on the GPU, one pair's
         upload overlaps another's compute, and a reference shared by consecutive pairs is
         prepared once). refs, dists: lists, N x H x W (x C) arrays, or iterables such as
         generators (consumed one pair at a time; each GPU array is held until its pair is
-        scored). Returns a numpy structured array of BATCH_DTYPE, one row per pair, in order.
+        scored). Or one iterable of (ref, dist) pairs, dists left out: zip(refs, dists), a
+        list of tuples, a torch DataLoader with batch_size=None. Returns a numpy structured
+        array of BATCH_DTYPE, one row per pair, in order.
 
         errors: "raise" (default) raises ValueError naming the first pair MAD refused (after
-        scoring the others); "record" leaves such rows with ok=False, NaN scores and the
-        message in `error`. data_range: as in Scorer.score.
+        scoring the others), with every row on its `rows` attribute (the refused ones ok=False),
+        so nothing scored is lost; "record" returns those rows instead, with ok=False, NaN
+        scores and the message in `error`. data_range: as in Scorer.score.
 
         Ctrl-C stops between pairs and raises KeyboardInterrupt once the pairs taken are
         finished; so does any exception raised while the batch runs (by a generator, or a
@@ -145,8 +166,9 @@ class Scorer:
         if self._maps:
             raise ValueError("score_batch returns no maps: use Scorer.score with maps=True")
         data_range = _inputs.check_data_range(data_range)
-        return self._score_pairs(_pairs(_batch_items(refs), _batch_items(dists), data_range),
-                                 errors)
+        if dists is not None:
+            refs, dists = _batch_items(refs), _batch_items(dists)
+        return self._score_pairs(_pairs(refs, dists, data_range), errors)
 
     def _score_pairs(self, pairs, errors):
         """score_batch on pairs already described for the C++ scorer (as _pairs yields them:
@@ -160,5 +182,7 @@ class Scorer:
         if errors == "raise":
             for i, r in enumerate(results):
                 if isinstance(r, str):
-                    raise InputError("pair %d: %s" % (i, r))
+                    refused = InputError("pair %d: %s" % (i, r))
+                    refused.rows = rows  # the other pairs' scores, kept as Ctrl-C keeps them
+                    raise refused
         return rows
