@@ -9,8 +9,8 @@
 
 #include "datasets/dataset.h"
 #include "datasets/eval_report.h"
-#include "datasets/pairs_shard.h"
 #include "mad/engine/pair_engine.h"
+#include "mad/results/pairs_shard.h"
 
 namespace mad::datasets {
 
@@ -18,7 +18,7 @@ struct EvalConfig {
   std::string dir;               // dataset folder
   std::string dataset = "auto";  // a DatasetKind name or "auto" (detect)
   ReadOptions read;              // manifest, score direction
-  std::string out;          // results file; "" = default_results_name (results_settings.h)
+  std::string out;          // results file; "" = default_results_name (mad/results)
   bool resume = false;     // skip pairs already in `out`
   bool overwrite = false;  // replace an existing `out` (otherwise refused)
   std::string json, html;  // summary outputs ("" = none)
@@ -30,7 +30,7 @@ struct EvalConfig {
   // shares balanced by pixels): only its pairs are scored, the shard is recorded in the
   // settings record, and no statistics are computed (json and html must be empty; `mad merge`
   // of all N shards writes them).
-  ShardSpec shard;
+  results::ShardSpec shard;
 };
 
 // Runs the evaluation. Throws InputError / InvalidArgument for an unreadable dataset or

@@ -151,7 +151,7 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   c.runner.backend_choice = choice;  // the run's one choice: the engine and scorers take it
   c.bootstrap.resamples = a.resamples;
   c.bootstrap.seed = a.seed;
-  if (!a.shard.empty()) c.shard = datasets::parse_shard(a.shard);
+  if (!a.shard.empty()) c.shard = results::parse_shard(a.shard);
   const datasets::EvalReport report = datasets::run_evaluation(c);
   std::cout << datasets::report_to_text(report) << std::flush;
   if (!a.quiet)

@@ -1,4 +1,4 @@
-#include "datasets/shard_files.h"
+#include "mad/results/shard_files.h"
 
 #include <filesystem>
 #include <fstream>
@@ -6,11 +6,11 @@
 #include <set>
 
 #include "common/error.h"
-#include "datasets/csv.h"
-#include "datasets/dataset_io.h"
-#include "datasets/pairs_shard.h"
+#include "mad/results/csv.h"
+#include "mad/results/text_file.h"
+#include "mad/results/pairs_shard.h"
 
-namespace mad::datasets {
+namespace mad::results {
 namespace {
 
 bool ends_in_newline(const std::string& path) {
@@ -99,4 +99,4 @@ void write_merged_settings(const std::string& out, const ShardSet& set) {
   write_settings(out, merged);
 }
 
-}  // namespace mad::datasets
+}  // namespace mad::results
