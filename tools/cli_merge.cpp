@@ -63,6 +63,7 @@ int merge_eval(const MergeArgs& a, const results::ShardSet& set) {
 }
 
 int run_merge(const CLI::App& cmd, const MergeArgs& a) {
+  results::refuse_out_among_shards(a.out, a.shards);
   const results::ShardSet set = results::check_shard_set(a.shards);
   if (!set.eval)
     for (const char* name : {"--bootstrap", "--seed", "--json", "--html"})

@@ -87,6 +87,15 @@ std::vector<ShardRow> read_shard_rows(const std::string& path, ResultsKind kind)
   return rows;
 }
 
+void refuse_out_among_shards(const std::string& out, const std::vector<std::string>& shards) {
+  for (const std::string& shard : shards) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(out, shard, ec) && !ec)
+      throw InvalidArgument("the output '" + out + "' is one of the shard files it merges ('" +
+                            shard + "'): write the merged file to another name");
+  }
+}
+
 void refuse_existing_out(const std::string& out, bool force) {
   std::error_code ec;
   if (!force && std::filesystem::exists(out, ec))

@@ -39,6 +39,10 @@ ResultsKind shard_file_kind(const std::string& path, ResultsKind csv_kind);
 // a partly written row (an interrupted shard: resume it first) or a row of the wrong width.
 std::vector<ShardRow> read_shard_rows(const std::string& path, ResultsKind kind);
 
+// Throws InvalidArgument (exit 2) when `out` is one of `shards` (the same file however it is
+// spelled): writing it would destroy a shard while it is read, --force or not.
+void refuse_out_among_shards(const std::string& out, const std::vector<std::string>& shards);
+
 // Throws InvalidArgument (exit 2) when `out` exists and `force` is false.
 void refuse_existing_out(const std::string& out, bool force);
 
