@@ -14,12 +14,12 @@ namespace mad::datasets {
 namespace {
 
 std::size_t column(const char* name) {
-  const auto& h = eval_csv_header();
+  const auto& h = results::eval_csv_header();
   return std::find(h.begin(), h.end(), name) - h.begin();
 }
 
 // The dataset as the shards read it: their layout, folder, manifest and score direction.
-Dataset read_shards_dataset(const RunSettings& s) {
+Dataset read_shards_dataset(const results::RunSettings& s) {
   ReadOptions read;
   read.manifest = s.dataset_manifest;
   if (!s.dataset_direction.empty())
@@ -33,13 +33,13 @@ Dataset read_shards_dataset(const RunSettings& s) {
 }
 
 // Every shard row by its pair (a dataset that names one pair twice has a row for each).
-using RowsByPair = std::map<PairKey, std::vector<ShardRow>>;
+using RowsByPair = std::map<results::PairKey, std::vector<results::ShardRow>>;
 RowsByPair read_rows(const std::vector<std::string>& shards) {
   RowsByPair rows;
   for (const auto& path : shards) {
-    if (shard_file_kind(path, ResultsKind::Eval) != ResultsKind::Eval)
+    if (results::shard_file_kind(path, results::ResultsKind::Eval) != results::ResultsKind::Eval)
       throw InputError("'" + path + "' is JSON Lines, not a results file of mad eval");
-    for (ShardRow& row : read_shard_rows(path, ResultsKind::Eval)) {
+    for (results::ShardRow& row : results::read_shard_rows(path, results::ResultsKind::Eval)) {
       auto& same = rows[{row.fields[column("ref")], row.fields[column("dist")]}];
       if (!same.empty() && same.front().file != path)
         throw InputError("the pair " + row.fields[column("ref")] + ", " +
@@ -53,8 +53,8 @@ RowsByPair read_rows(const std::vector<std::string>& shards) {
 
 }  // namespace
 
-EvalReport merge_eval_shards(const EvalMergeConfig& cfg, const ShardSet& set) {
-  const RunSettings& s = set.settings;
+EvalReport merge_eval_shards(const EvalMergeConfig& cfg, const results::ShardSet& set) {
+  const results::RunSettings& s = set.settings;
   check_report_files(cfg.out, cfg.json, cfg.html, cfg.overwrite);
   const Dataset d = read_shards_dataset(s);
   RowsByPair rows = read_rows(cfg.shards);
@@ -66,9 +66,9 @@ EvalReport merge_eval_shards(const EvalMergeConfig& cfg, const ShardSet& set) {
   r.settings = {s.mad_version, s.backend, s.precision, s.input_class, s.a5_variant, set.count, {},
                 cfg.bootstrap, cfg.out,   "",          s.det_variant};
   // Dataset order: each pair takes its next row (a pair named twice, its second row if any).
-  std::vector<const ShardRow*> ordered;
+  std::vector<const results::ShardRow*> ordered;
   std::vector<double> mad(d.entries.size(), std::nan(""));
-  std::map<PairKey, std::size_t> taken;
+  std::map<results::PairKey, std::size_t> taken;
   for (std::size_t i = 0; i < d.entries.size(); ++i) {
     const DatasetEntry& e = d.entries[i];
     const auto it = rows.find({e.ref_name, e.dist_name});
@@ -82,7 +82,7 @@ EvalReport merge_eval_shards(const EvalMergeConfig& cfg, const ShardSet& set) {
                        "an interruption); finish it with --resume, then merge");
     }
     const std::size_t k = std::min(taken[it->first]++, it->second.size() - 1);
-    const ShardRow& row = it->second[k];
+    const results::ShardRow& row = it->second[k];
     ordered.push_back(&row);
     r.settings.backend_reason = row.fields[column("backend_reason")];
     const std::string& seconds = row.fields[column("seconds")];  // empty in a failed row
@@ -108,10 +108,11 @@ EvalReport merge_eval_shards(const EvalMergeConfig& cfg, const ShardSet& set) {
   r.notes.push_back("merged from " + std::to_string(set.count) +
                     " shard files: the scoring time is the pairs' own times added up");
 
-  refuse_existing_out(cfg.out, cfg.overwrite);
-  ResultsWriter out = ResultsWriter::create(cfg.out, true, ResultsKind::Eval);
-  for (const ShardRow* row : ordered) out.write(row->fields);
-  write_merged_settings(cfg.out, set);
+  results::refuse_existing_out(cfg.out, cfg.overwrite);
+  results::ResultsWriter out =
+      results::ResultsWriter::create(cfg.out, true, results::ResultsKind::Eval);
+  for (const results::ShardRow* row : ordered) out.write(row->fields);
+  results::write_merged_settings(cfg.out, set);
   add_statistics(r, d, mad, cfg.bootstrap);
   write_report_files(r, cfg.json, cfg.html, cfg.log);
   if (!r.missing.empty() && cfg.log) {

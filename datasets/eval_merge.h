@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "datasets/eval_report.h"
-#include "datasets/shard_files.h"
+#include "mad/results/shard_files.h"
 
 namespace mad::datasets {
 
@@ -29,6 +29,6 @@ struct EvalMergeConfig {
 // that breaks this, and InvalidArgument for an existing `out` without `overwrite`.
 // The report counts the shards' rows as scored (score_seconds: the pairs' own times added up)
 // and their workers as one per shard.
-EvalReport merge_eval_shards(const EvalMergeConfig& config, const ShardSet& set);
+EvalReport merge_eval_shards(const EvalMergeConfig& config, const results::ShardSet& set);
 
 }  // namespace mad::datasets

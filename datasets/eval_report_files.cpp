@@ -5,7 +5,7 @@
 #include <utility>
 
 #include "common/error.h"
-#include "datasets/results_settings.h"
+#include "mad/results/results_settings.h"
 
 namespace mad::datasets {
 namespace fs = std::filesystem;

@@ -11,9 +11,9 @@
 #include "common/error.h"
 #include "common/text_file.h"
 #include "datasets/dataset_io.h"
-#include "datasets/results_file.h"
-#include "datasets/results_settings.h"
 #include "datasets/synthetic_dataset.h"
+#include "mad/results/results_file.h"
+#include "mad/results/results_settings.h"
 
 namespace mad::datasets {
 namespace fs = std::filesystem;
@@ -36,8 +36,9 @@ DatasetKind choose_kind(const EvalConfig& cfg) {
 }
 
 // Resumed rows must come from the same MAD version: 2010 and 2011 scores are not comparable.
-void check_resumable(const ResultsLog& log, const std::string& version, const std::string& path) {
-  for (const FinishedRow& row : log.rows)
+void check_resumable(const results::ResultsLog& log, const std::string& version,
+                     const std::string& path) {
+  for (const results::FinishedRow& row : log.rows)
     if (row.mad_version != version)
       throw InvalidArgument("'" + path + "' holds --mad-version " + row.mad_version +
                             " scores (e.g. " + row.dist + ") but this run uses " + version +
@@ -83,8 +84,9 @@ void add_statistics(EvalReport& r, const Dataset& d, const std::vector<double>& 
 EvalReport run_evaluation(const EvalConfig& cfg) {
   const Dataset d = read_dataset(cfg.dir, choose_kind(cfg), cfg.read);
   // Without --out each dataset gets its own results file (results_settings.h).
-  const std::string out = cfg.out.empty() ? default_results_name(to_string(d.kind), cfg.dir)
-                                          : cfg.out;
+  const std::string out = cfg.out.empty()
+                              ? results::default_results_name(to_string(d.kind), cfg.dir)
+                              : cfg.out;
   const EngineReport plan = plan_workers(cfg.runner);  // bad --gpus fails before any file changes
   if (!cfg.shard.whole() && (!cfg.json.empty() || !cfg.html.empty()))
     throw InvalidArgument("--json and --html write the statistics, which one shard does not "
@@ -115,7 +117,7 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   if (!cfg.shard.whole()) {
     std::vector<std::string> refs;
     for (const auto& e : d.entries) refs.push_back(e.ref);
-    const ShardPlan shards(refs, cfg.shard.count);
+    const results::ShardPlan shards(refs, cfg.shard.count);
     r.counts.entries = 0;
     for (std::size_t i = 0; i < d.entries.size(); ++i) {
       other_shard[i] = shards.shard_of(d.entries[i].ref) != cfg.shard.index;
@@ -148,10 +150,10 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
                      " pair(s) skipped (listed at the end)");
 
   std::error_code ec;
-  ResultsLog previous;
-  std::optional<ResultsWriter> writer;
-  RunSettings settings = run_settings(cfg.runner.score, plan.backend);
-  set_dataset(settings, to_string(d.kind), cfg.dir, d.entries.size());
+  results::ResultsLog previous;
+  std::optional<results::ResultsWriter> writer;
+  results::RunSettings settings = results::run_settings(cfg.runner.score, plan.backend);
+  results::set_dataset(settings, to_string(d.kind), cfg.dir, d.entries.size());
   if (!cfg.read.manifest.empty())
     settings.dataset_manifest = fs::absolute(cfg.read.manifest).lexically_normal().string();
   if (cfg.read.higher_is_better)
@@ -160,19 +162,19 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   settings.shard = to_string(cfg.shard);
   if (r.synthetic) settings.dataset_scores = "invented";
   if (cfg.resume && fs::exists(out, ec)) {
-    previous = read_results_file(out);
-    if (!previous.rows.empty()) require_same_settings(out, settings);
+    previous = results::read_results_file(out);
+    if (!previous.rows.empty()) results::require_same_settings(out, settings);
     check_resumable(previous, r.settings.mad_version, out);
-    writer.emplace(ResultsWriter::resume(out, previous));
+    writer.emplace(results::ResultsWriter::resume(out, previous));
     if (previous.dropped_partial_line)
       say(cfg.log, "dropped a partly written last line of " + out);
     if (previous.failed_rows)
       say(cfg.log,
           "retrying " + std::to_string(previous.failed_rows) + " pair(s) that failed before");
   } else {
-    writer.emplace(ResultsWriter::create(out, cfg.overwrite));
+    writer.emplace(results::ResultsWriter::create(out, cfg.overwrite));
   }
-  write_settings(out, settings);
+  results::write_settings(out, settings);
   if (cfg.on_results_file) cfg.on_results_file(out);
 
   const std::size_t n = d.entries.size();
@@ -181,7 +183,7 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   for (std::size_t i : order_by_reference(d.entries)) {
     if (skip[i]) continue;
     const auto& e = d.entries[i];
-    if (const FinishedRow* done = previous.find({e.ref_name, e.dist_name})) {
+    if (const results::FinishedRow* done = previous.find({e.ref_name, e.dist_name})) {
       mad[i] = done->mad;
       ++r.counts.finished_before;
     } else {
@@ -206,8 +208,9 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
   engine.non_finite_fails = true;  // a non-finite MAD would poison the statistics and --resume
   const EngineReport run = score_pairs(jobs, engine, [&](const PairOutcome& o) {
     const DatasetEntry& e = d.entries[o.id];
-    writer->write(eval_csv_row(e, o.result, o.error,
-                               plan.backend_reason));  // flushed: nothing lost on interrupt
+    // Flushed: nothing is lost on an interruption.
+    writer->write(results::eval_csv_row(e.ref_name, e.dist_name, o.result, o.error,
+                                        plan.backend_reason, {e.subjective, e.type, e.level}));
     if (o.result) {
       mad[o.id] = o.result->mad;
       if (r.settings.a5_variant.empty()) r.settings.a5_variant = o.result->a5_variant;

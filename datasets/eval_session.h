@@ -11,8 +11,8 @@
 #include "datasets/dataset.h"
 #include "datasets/eval_report.h"
 #include "datasets/eval_report_files.h"
-#include "datasets/pairs_shard.h"
 #include "mad/engine/pair_engine.h"
+#include "mad/results/pairs_shard.h"
 
 namespace mad::datasets {
 
@@ -20,7 +20,7 @@ struct EvalConfig {
   std::string dir;               // dataset folder
   std::string dataset = "auto";  // a DatasetKind name or "auto" (detect)
   ReadOptions read;              // manifest, score direction
-  std::string out;          // results file; "" = default_results_name (results_settings.h)
+  std::string out;          // results file; "" = default_results_name (mad/results)
   bool resume = false;     // skip pairs already in `out`
   bool overwrite = false;  // replace an existing `out` (otherwise refused)
   std::string json, html;  // summary outputs ("" = none)
@@ -32,7 +32,7 @@ struct EvalConfig {
   // shares balanced by pixels): only its pairs are scored, the shard is recorded in the
   // settings record, and no statistics are computed (json and html must be empty; `mad merge`
   // of all N shards writes them).
-  ShardSpec shard;
+  results::ShardSpec shard;
   // Called with the results file's path once it is open and before the first pair is scored
   // (the CLI points its interrupt message at it); may be empty.
   std::function<void(const std::string&)> on_results_file;

@@ -5,7 +5,6 @@
 #include <iterator>
 
 #include "common/error.h"
-#include "datasets/csv.h"
 #include "datasets/dataset_io.h"
 #include "datasets/dataset_readers.h"
 

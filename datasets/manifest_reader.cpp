@@ -3,7 +3,6 @@
 #include <filesystem>
 
 #include "common/error.h"
-#include "datasets/csv.h"
 #include "datasets/dataset_io.h"
 #include "datasets/dataset_readers.h"
 

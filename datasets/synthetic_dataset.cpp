@@ -11,7 +11,7 @@
 
 #include "common/error.h"
 #include "common/parallel.h"
-#include "datasets/csv.h"
+#include "mad/results/csv.h"
 
 namespace mad::datasets {
 namespace fs = std::filesystem;
@@ -630,7 +630,8 @@ std::size_t write_synthetic_kadid(const std::string& dir, const SyntheticSpec& s
   for (int r = 1; r <= spec.references; ++r)
     for (int t : types)
       for (int l = 1; l <= spec.levels; ++l, ++pairs)
-        csv << join_csv({name(r, t, l), name(r, 0, 0), score_text(synthetic_quality(t, l, r)), "0"})
+        csv << results::join_csv({name(r, t, l), name(r, 0, 0),
+                                  score_text(synthetic_quality(t, l, r)), "0"})
             << "\n";
   csv.flush();
   if (!csv) throw InputError("cannot write '" + (fs::path(dir) / "dmos.csv").string() + "'");

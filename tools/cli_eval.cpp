@@ -154,7 +154,7 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   c.runner.backend_choice = choice;  // the run's one choice: the engine and scorers take it
   c.bootstrap.resamples = a.resamples;
   c.bootstrap.seed = a.seed;
-  if (!a.shard.empty()) c.shard = datasets::parse_shard(a.shard);
+  if (!a.shard.empty()) c.shard = results::parse_shard(a.shard);
   // The reports are written after the scoring: a path that cannot take them is refused first.
   require_writable(a.json, "--json");
   require_writable(a.html, "--html");

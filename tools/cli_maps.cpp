@@ -4,7 +4,7 @@
 
 #include "common/error.h"
 #include "common/image_io.h"
-#include "mad/result_json.h"
+#include "mad/results/result_json.h"
 
 namespace mad::cli {
 namespace fs = std::filesystem;
@@ -59,7 +59,7 @@ std::string maps_text(const nlohmann::json& maps) {
   for (const char* name : kMaps) {
     const auto& m = maps.at(name);
     out += std::string(name) + "  " + m.at("png").get<std::string>() + "  png_scale " +
-           format_double(m.at("png_scale").get<double>()) + " (value = pixel / png_scale)";
+           results::format_double(m.at("png_scale").get<double>()) + " (value = pixel / png_scale)";
     if (m.contains("tiff")) out += "; " + m.at("tiff").get<std::string>();
     out += "\n";
   }

@@ -2,8 +2,8 @@
 // --pairs LIST --shard I/N` run (CSV or JSON Lines) into one results file in list order, or of
 // one `mad eval DIR --shard I/N` run into one results file in dataset order with the statistics
 // and the report (datasets/eval_merge.h). The checks shared by both are in
-// datasets/shard_files.h: shards 1..N of one N, each once, with the same settings and the same
-// list or dataset; here, for lists, every line of the list exactly once with its pair.
+// mad/results/shard_files.h: shards 1..N of one N, each once, with the same settings and the
+// same list or dataset; a list's merge is mad/results/pairs_merge.h.
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
@@ -20,8 +20,8 @@
 #include "common/text_file.h"
 #include "datasets/eval_merge.h"
 #include "datasets/eval_session.h"
-#include "datasets/pairs_list.h"
-#include "datasets/shard_files.h"
+#include "mad/results/pairs_merge.h"
+#include "mad/results/shard_files.h"
 #include "tools/cli_commands.h"
 #include "tools/cli_options.h"
 #include "tools/cli_stdout.h"
@@ -37,89 +37,16 @@ struct MergeArgs {
   std::uint64_t seed = datasets::BootstrapOptions{}.seed;
 };
 
-// What merging a list's rows needs of one row: its list line, its pair, and whether it failed.
-struct PairsRow {
-  int line = 0;
-  std::string ref, dist;
-  bool failed = false;
-};
-
-PairsRow key_of(const datasets::ShardRow& row, datasets::ResultsKind kind) {
-  const auto& header = datasets::results_header(datasets::ResultsKind::Pairs);
-  const auto at = [&](const char* name) {
-    return row.fields[std::find(header.begin(), header.end(), name) - header.begin()];
-  };
-  if (kind == datasets::ResultsKind::Pairs)
-    return {std::atoi(at("line").c_str()), at("ref"), at("dist"), !at("error").empty()};
-  nlohmann::json j = nlohmann::json::parse(row.fields[0], nullptr, false);
-  if (!j.is_object() || !j.contains("line") || !j["line"].is_number_integer() ||
-      !j.contains("ref") || !j["ref"].is_string() || !j.contains("dist") || !j["dist"].is_string())
-    throw InputError(row.file + ":" + std::to_string(row.line) +
-                     ": not a row of mad score --pairs --json --shard (an object with line, ref "
-                     "and dist)");
-  return {j["line"].get<int>(), j["ref"].get<std::string>(), j["dist"].get<std::string>(),
-          j.contains("error")};
-}
-
-// The shards of a list: every line of it exactly once, with its pair; OUT in list order, in
-// the shards' format (CSV, or JSON Lines: their lines as written).
-int merge_pairs(const MergeArgs& a, const datasets::ShardSet& set) {
-  std::optional<datasets::ResultsKind> kind;
-  for (const auto& path : a.shards) {
-    std::error_code ec;
-    if (std::filesystem::file_size(path, ec) == 0 && !ec) continue;  // JSON Lines, no rows
-    const auto k = datasets::shard_file_kind(path, datasets::ResultsKind::Pairs);
-    if (kind && *kind != k)
-      throw InputError("'" + path + "' and '" + a.shards.front() +
-                       "' are of two formats (CSV "
-                       "and JSON Lines): score every shard with the same --json or without it");
-    kind = k;
-  }
-  if (!kind) kind = datasets::ResultsKind::JsonLines;  // every file empty: JSON Lines, no rows
-  std::map<int, std::pair<datasets::ShardRow, PairsRow>> rows;
-  for (const auto& path : a.shards)
-    for (datasets::ShardRow& row : datasets::read_shard_rows(path, *kind)) {
-      PairsRow key = key_of(row, *kind);
-      const auto [it, fresh] = rows.emplace(key.line, std::pair{std::move(row), key});
-      if (!fresh)
-        throw InputError("line " + std::to_string(key.line) + " of the list has a row in both '" +
-                         it->second.first.file + "' and '" + path + "': shards overlap");
-    }
-  const std::string list = set.settings.dataset_folder;
-  std::size_t listed = 0, failed = 0;
-  datasets::PairsListReader reader(list);
-  for (datasets::PairRow row; reader.next(row); ++listed) {
-    const auto it = rows.find(row.line);
-    if (it == rows.end())
-      throw InputError("line " + std::to_string(row.line) + " of " + list +
-                       " has no row in the shard files");
-    const PairsRow& held = it->second.second;
-    if (held.ref != row.ref || held.dist != row.dist)
-      throw InputError("line " + std::to_string(row.line) + " of " + list + " names " + row.ref +
-                       ", " + row.dist + " but '" + it->second.first.file + "' holds " + held.ref +
-                       ", " + held.dist + ": the list changed after the shards were scored");
-  }
-  if (listed != rows.size() || std::to_string(listed) != set.settings.dataset_pairs)
-    throw InputError("the shard files hold " + std::to_string(rows.size()) + " rows for " + list +
-                     ", which lists " + std::to_string(listed) + " pairs (" +
-                     set.settings.dataset_pairs + " when the shards were scored)");
-  datasets::refuse_existing_out(a.out, a.force);
-  datasets::ResultsWriter out = datasets::ResultsWriter::create(a.out, true, *kind);
-  for (const auto& [line, row] : rows) {  // list order
-    if (*kind == datasets::ResultsKind::JsonLines)
-      out.write_line(row.first.fields[0]);
-    else
-      out.write(row.first.fields);
-    failed += row.second.failed;
-  }
-  datasets::write_merged_settings(a.out, set);
+// The shards of a list, merged by the results room; the count of rows and failures told here.
+int merge_pairs(const MergeArgs& a, const results::ShardSet& set) {
+  const results::PairsMerge merged = results::merge_pairs_shards(a.out, a.shards, a.force, set);
   if (!a.quiet)
-    std::fprintf(stderr, "mad merge: %zu rows of %d shards in %s (%zu failed)\n", rows.size(),
-                 set.count, a.out.c_str(), failed);
-  return failed ? kExitPartial : kExitOk;
+    std::fprintf(stderr, "mad merge: %zu rows of %d shards in %s (%zu failed)\n", merged.rows,
+                 set.count, a.out.c_str(), merged.failed);
+  return merged.failed ? kExitPartial : kExitOk;
 }
 
-int merge_eval(const MergeArgs& a, const datasets::ShardSet& set) {
+int merge_eval(const MergeArgs& a, const results::ShardSet& set) {
   datasets::EvalMergeConfig c;
   c.out = a.out;
   c.shards = a.shards;
@@ -141,7 +68,8 @@ int merge_eval(const MergeArgs& a, const datasets::ShardSet& set) {
 }
 
 int run_merge(const CLI::App& cmd, const MergeArgs& a) {
-  const datasets::ShardSet set = datasets::check_shard_set(a.shards);
+  results::refuse_out_among_shards(a.out, a.shards);
+  const results::ShardSet set = results::check_shard_set(a.shards);
   if (!set.eval)
     for (const char* name : {"--bootstrap", "--seed", "--json", "--html"})
       if (given(cmd, name))

@@ -10,24 +10,24 @@
 #include <optional>
 
 #include "common/error.h"
-#include "common/progress_bar.h"
 #include "common/image_io.h"
 #include "common/parallel.h"
-#include "datasets/csv.h"
-#include "datasets/pairs_list.h"
-#include "datasets/pairs_shard.h"
-#include "datasets/results_file.h"
-#include "datasets/results_settings.h"
-#include "mad/variants.h"
-#include "mad/memory_limits.h"
+#include "common/progress_bar.h"
 #include "mad/engine/pair_engine.h"
-#include "mad/result_json.h"
+#include "mad/memory_limits.h"
+#include "mad/results/csv.h"
+#include "mad/results/pairs_list.h"
+#include "mad/results/pairs_output.h"
+#include "mad/results/pairs_shard.h"
+#include "mad/results/result_json.h"
+#include "mad/results/results_file.h"
+#include "mad/results/results_settings.h"
 #include "mad/score.h"
+#include "mad/variants.h"
 #include "tools/cli_commands.h"
 #include "tools/cli_interrupt.h"
 #include "tools/cli_maps.h"
 #include "tools/cli_options.h"
-#include "tools/cli_pairs_output.h"
 #include "tools/cli_stdout.h"
 
 namespace mad::cli {
@@ -86,10 +86,10 @@ int run_single(const CLI::App& cmd, const ScoreArgs& a) {
       options.backend == Backend::Auto && !gpu_option_given(cmd, options.precision);
   std::optional<BackendChoice> early_choice;
   if (!size_decides) early_choice = choose_checked_backend(cmd, options);
-  std::optional<datasets::ResultsWriter> file;
+  std::optional<results::ResultsWriter> file;
   if (!a.out.empty())  // refused before any work when it exists and --force was not given
-    file.emplace(datasets::ResultsWriter::create(
-        a.out, true, a.json ? datasets::ResultsKind::JsonLines : datasets::ResultsKind::Pairs));
+    file.emplace(results::ResultsWriter::create(
+        a.out, true, a.json ? results::ResultsKind::JsonLines : results::ResultsKind::Pairs));
   const GrayImage ref = load_gray_image(a.ref);
   const GrayImage dist = load_gray_image(a.dist);
   print_notes(a.ref, ref, a.quiet);
@@ -110,20 +110,20 @@ int run_single(const CLI::App& cmd, const ScoreArgs& a) {
   const ScoreResult r = score(ref, dist, resolved);
   nlohmann::json maps;
   if (options.want_maps) maps = write_maps(a.maps_dir, r);
-  nlohmann::json j = result_object(a.ref, a.dist, &r, "", choice.reason);
+  nlohmann::json j = results::result_object(a.ref, a.dist, &r, "", choice.reason);
   if (options.want_maps) j["maps"] = maps;
   if (file) {
     if (a.json)
       file->write_line(j.dump());
     else
-      file->write(result_csv_row(a.ref, a.dist, &r, "", choice.reason));
+      file->write(results::result_csv_row(a.ref, a.dist, &r, "", choice.reason));
   }
   if (a.json && !file) {
     std::cout << j.dump(2) << "\n";
   } else if (!a.json) {
     if (!file)
-      std::printf("MAD %s\nHI  %s\nLO  %s\n", format_double(r.mad).c_str(),
-                  format_double(r.hi).c_str(), format_double(r.lo).c_str());
+      std::printf("MAD %s\nHI  %s\nLO  %s\n", results::format_double(r.mad).c_str(),
+                  results::format_double(r.hi).c_str(), results::format_double(r.lo).c_str());
     if (options.want_maps) std::cout << maps_text(maps);
   }
   flush_standard_output();
@@ -143,27 +143,27 @@ int run_pairs(const CLI::App& cmd, const ScoreArgs& a) {
   // unknown columns fails on its first row), matches a resumed file's rows to their lines and
   // counts the rows left (for the progress bar); the second scores them.
   // --shard: this run's rows only, and the shard and the list recorded for --resume and merge.
-  datasets::RunSettings settings = datasets::run_settings(options, choice.backend);
-  const datasets::ShardSpec shard =
-      a.shard.empty() ? datasets::ShardSpec{} : datasets::parse_shard(a.shard);
-  std::optional<datasets::ShardPlan> plan;
+  results::RunSettings settings = results::run_settings(options, choice.backend);
+  const results::ShardSpec shard =
+      a.shard.empty() ? results::ShardSpec{} : results::parse_shard(a.shard);
+  std::optional<results::ShardPlan> plan;
   // A shard reads the list by its absolute path, so its rows name absolute paths: the tasks of
   // a job array, and `mad merge`, may run in other folders.
   const std::string list_path =
       shard.whole() ? a.pairs : std::filesystem::absolute(a.pairs).lexically_normal().string();
   if (!shard.whole()) {
     plan.emplace(list_path, shard.count);
-    datasets::set_dataset(settings, "pairs-list", list_path, plan->rows());
-    settings.shard = datasets::to_string(shard);
+    results::set_dataset(settings, "pairs-list", list_path, plan->rows());
+    settings.shard = results::to_string(shard);
   }
-  const auto in_shard = [&](const datasets::PairRow& row) {
+  const auto in_shard = [&](const results::PairRow& row) {
     return !plan || plan->shard_of(row.ref) == shard.index;
   };
-  PairsOutput output({a.out, a.json, a.resume, a.force, a.quiet}, settings);
+  results::PairsOutput output({a.out, a.json, a.resume, a.force, a.quiet, {}}, settings);
   std::size_t total = 0, skipped = 0, listed = 0;
   {
-    datasets::PairsListReader count(list_path);
-    for (datasets::PairRow row; count.next(row); ++listed) {
+    results::PairsListReader count(list_path);
+    for (results::PairRow row; count.next(row); ++listed) {
       if (!in_shard(row)) continue;
       ++total;
       skipped += output.take_finished(row);
@@ -182,7 +182,7 @@ int run_pairs(const CLI::App& cmd, const ScoreArgs& a) {
                  }());
   output.open(a.pairs);
   report_interrupts(a.out, !a.json);  // CSV's first line is its header; JSON Lines have none
-  datasets::PairsListReader list(list_path);
+  results::PairsListReader list(list_path);
 
   EngineOptions engine;
   engine.score = options;
@@ -208,7 +208,7 @@ int run_pairs(const CLI::App& cmd, const ScoreArgs& a) {
   while (more) {
     jobs.clear();
     lines.clear();
-    datasets::PairRow row;
+    results::PairRow row;
     while (jobs.size() < kPairsPerChunk && (more = list.next(row))) {
       if (!in_shard(row) || output.finished(row.line)) continue;
       jobs.push_back({jobs.size(), std::move(row.ref), std::move(row.dist), std::move(row.error)});

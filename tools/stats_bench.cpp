@@ -37,8 +37,8 @@
 
 #include "common/error.h"
 #include "common/parallel.h"
-#include "datasets/csv.h"
 #include "datasets/iqa_stats.h"
+#include "mad/results/csv.h"
 
 namespace {
 
@@ -69,7 +69,7 @@ std::vector<Observation> read_results(const std::string& path) {
   std::ifstream in(path);
   std::string line;
   if (!std::getline(in, line)) throw mad::InputError("'" + path + "' is empty or unreadable");
-  const std::vector<std::string> header = mad::datasets::split_csv_line(line);
+  const std::vector<std::string> header = mad::results::split_csv_line(line);
   const auto column = [&](const char* name) {
     const auto it = std::find(header.begin(), header.end(), name);
     if (it == header.end())
@@ -82,7 +82,7 @@ std::vector<Observation> read_results(const std::string& path) {
   std::vector<Observation> obs;
   for (int number = 2; std::getline(in, line); ++number) {
     const std::string where = path + ":" + std::to_string(number) + ": ";
-    const std::vector<std::string> f = mad::datasets::split_csv_line(line);
+    const std::vector<std::string> f = mad::results::split_csv_line(line);
     if (f.size() != header.size())
       throw mad::InputError(where + std::to_string(f.size()) + " fields, the header has " +
                             std::to_string(header.size()));

@@ -1,5 +1,5 @@
-// libFuzzer target: the `mad score --pairs LIST.csv` reader (datasets/pairs_list.h, with the
-// CSV splitter of datasets/csv.h). read_pairs_list takes a path, so the input is written to a
+// libFuzzer target: the `mad score --pairs LIST.csv` reader (mad/results/pairs_list.h, with the
+// CSV splitter of mad/results/csv.h). read_pairs_list takes a path, so the input is written to a
 // scratch file first. A list must give rows (malformed rows carry an error and their raw fields) or an
 // InputError; rows come in file order with 1-based line numbers.
 // Seeds: tests/fuzz/corpus/pairs_list/.
@@ -7,17 +7,17 @@
 #include <cstdint>
 
 #include "common/error.h"
-#include "datasets/csv.h"
-#include "datasets/pairs_list.h"
+#include "mad/results/csv.h"
+#include "mad/results/pairs_list.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace mad;
   static const auto list = fuzz::scratch_dir() / "pairs.csv";
   const std::string path = fuzz::write_file(list, data, size);
-  std::vector<datasets::PairRow> rows;
+  std::vector<results::PairRow> rows;
   try {
-    rows = datasets::read_pairs_list(path);
+    rows = results::read_pairs_list(path);
   } catch (const InputError&) {
     return 0;
   }
@@ -30,9 +30,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // The results CSV echoes these paths: the writer must quote them into one record that
     // reads back unchanged.
     const std::vector<std::string> fields = {r.ref, r.dist, r.error};
-    const std::string record = datasets::join_csv(fields);
+    const std::string record = results::join_csv(fields);
     if (record.find_first_of("\r\n") == std::string::npos)
-      fuzz::require(datasets::split_csv_line(record) == fields, "join_csv round-trips");
+      fuzz::require(results::split_csv_line(record) == fields, "join_csv round-trips");
   }
   return 0;
 }

@@ -145,7 +145,7 @@ def test_resume_refuses_other_settings_and_another_list(client, pairs, tmp_path)
     mad.dask.score_pairs(pairs[:4], client, backend="cpu", out=out)
     with pytest.raises(ValueError, match="exists: pass resume=True"):
         mad.dask.score_pairs(pairs[:4], client, backend="cpu", out=out)
-    with pytest.raises(ValueError, match="made with mad_version 2011; this run uses 2010"):
+    with pytest.raises(ValueError, match="made with mad_version=2011; this run uses 2010"):
         mad.dask.score_pairs(pairs[:4], client, backend="cpu", out=out, resume=True,
                              mad_version=2010)
     with pytest.raises(ValueError, match="the list changed"):

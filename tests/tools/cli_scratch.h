@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "datasets/csv.h"
+#include "mad/results/csv.h"
 #include "tests/support/test_support.h"
 #include "tests/tools/run_mad.h"
 
@@ -55,10 +55,10 @@ class CliScratch : public ::testing::Test {
     std::vector<std::vector<std::string>> out;
     const auto all = lines(name);
     if (all.empty()) return out;
-    const auto header = datasets::split_csv_line(all[0]);
+    const auto header = results::split_csv_line(all[0]);
     const auto at = std::find(header.begin(), header.end(), column) - header.begin();
     for (const auto& l : all) {
-      auto f = datasets::split_csv_line(l);
+      auto f = results::split_csv_line(l);
       if (at < static_cast<std::ptrdiff_t>(f.size())) f.erase(f.begin() + at);
       out.push_back(f);
     }

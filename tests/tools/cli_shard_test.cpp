@@ -117,6 +117,20 @@ TEST_F(Shards, JsonLinesShardsMergeToTheWholeList) {
   EXPECT_FALSE(exists("x.jsonl"));
 }
 
+// Issue 39: an output that is one of the inputs would be overwritten while it is still a shard:
+// refused (exit 2) however it is spelled, before anything is written, even with --force.
+TEST_F(Shards, MergeRefusesAnOutputThatIsOneOfItsInputs) {
+  ASSERT_NE(mad(kScore + " --shard 1/2 --out s1.csv").exit_code, kExitUsage);
+  ASSERT_NE(mad(kScore + " --shard 2/2 --out s2.csv").exit_code, kExitUsage);
+  const std::string before = read("s2.csv");
+  for (const char* out : {"s2.csv", "./s2.csv"}) {
+    const auto r = mad(std::string("merge ") + out + " s1.csv s2.csv --force");
+    EXPECT_EQ(r.exit_code, kExitUsage) << r.out;
+    EXPECT_TRUE(has(r.out, "is one of the shard files it merges")) << r.out;
+  }
+  EXPECT_EQ(read("s2.csv"), before);
+}
+
 TEST_F(Shards, ResumeMergeAndOptionsRefuseWhatDoesNotFit) {
   ASSERT_NE(mad(kScore + " --shard 1/2 --out s1.csv").exit_code, kExitUsage);
   const auto other = mad(kScore + " --shard 2/2 --out s1.csv --resume");

@@ -12,8 +12,8 @@
 #include "common/parallel.h"
 #include "mad/device_image.h"
 #include "mad/options.h"
-#include "mad/variants.h"
 #include "result_binding.h"
+#include "results_binding.h"
 #include "scorer_binding.h"
 #include "python_words.h"
 
@@ -47,6 +47,7 @@ PYBIND11_MODULE(_mad, m) {
   // RuntimeErrors; each carries the library's message in Python's words (python_words.h).
   mad::python::register_errors(m);
   mad::python::bind_result(m);
+  mad::python::bind_results(m);
 
   py::class_<PyScorer>(m, "_Scorer")
       .def(py::init([](const std::string& backend, int mad_version, const std::string& input_class,
@@ -93,8 +94,7 @@ PYBIND11_MODULE(_mad, m) {
       "MATLAB's rgb2gray), float64 on the 0..255 scale for 16-bit ones.");
   m.def("supported_formats", &mad::supported_formats, "Image file formats this build decodes.");
   // For mad.dask (issue 27): its tasks group pairs by shape, read from the headers alone, as
-  // `mad score --shard` weighs them (datasets/pairs_shard.cpp); its results file records the
-  // GPU variants the command line records (datasets/results_settings.h).
+  // `mad score --shard` weighs them (mad/results/pairs_shard.cpp).
   m.def(
       "_image_size",
       [](const std::string& path) -> py::object {
@@ -105,10 +105,4 @@ PYBIND11_MODULE(_mad, m) {
         return py::none();
       },
       py::arg("path"), "(width, height) from an image file's header; None when unreadable.");
-  m.def(
-      "_default_variants",
-      [] {
-        return py::make_tuple(mad::resolve_a5_variant(""), mad::resolve_detection_variant(""));
-      },
-      "The names of the default GPU variants (A5, detection statistics) a scorer runs.");
 }

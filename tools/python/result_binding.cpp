@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "mad/result_json.h"
+#include "mad/results/result_json.h"
 
 namespace py = pybind11;
 
@@ -46,7 +46,7 @@ std::string fmt(double v) {
 
 py::dict result_dict(const PyResult& r) {
   // From the CLI's own serializer, so the names cannot drift apart.
-  const nlohmann::json json = result_to_json(r.result);  // a local: items() only borrows it
+  const nlohmann::json json = results::result_to_json(r.result);  // a local: items() only borrows it
   py::dict d;
   for (const auto& [key, value] : json.items()) d[py::str(key)] = scalar(value);
   d["mad_version"] = version_number(r.result.version);  // the CLI writes it as text

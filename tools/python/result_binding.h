@@ -15,7 +15,7 @@ struct PyResult {
   std::string backend_reason;  // BackendChoice::reason of the scorer, as the CLI's JSON has it
 };
 
-// The CLI's JSON fields (mad/result_json.h) with their types, mad_version as an int, and
+// The CLI's JSON fields (mad/results/result_json.h) with their types, mad_version as an int, and
 // backend_reason. JSON-serializable: floats, ints and strings only.
 pybind11::dict result_dict(const PyResult& r);
 

@@ -16,8 +16,8 @@ import threading
 
 import numpy as np
 
-from . import _results, _scorer
-from ._mad import InputError, _default_variants, _image_size
+from . import _scorer
+from ._mad import InputError, _image_size, _pairs_row, _PairsResults, _run_settings
 from ._scorer import BATCH_DTYPE
 
 __all__ = ["score_pairs"]
@@ -73,20 +73,13 @@ def _scorer_for(options):
 
 
 def _settings(options, keep_heap):
-    """On a worker: the backend it resolves and the settings its rows are recorded with
-    (datasets/results_settings.h: the CPU has one precision and no GPU variants)."""
+    """On a worker: the backend it resolves and the settings its rows are recorded with, as
+    (key, value) rows of the results file's settings record (mad/results/results_settings.h)."""
     if keep_heap:
         _keep_heap()
     s = _scorer_for(options)
-    gpu = s.backend == "cuda"
-    a5, det = _default_variants() if gpu else ("none", "none")
-    return {"mad_version": str(options["mad_version"]), "input_class": options["input_class"],
-            "precision": options["precision"] if gpu else "double", "backend": s.backend,
-            "a5_variant": a5, "det_variant": det,
-            # mad.dask names no transform: each shape runs its default, recorded as the command
-            # line records a run without --subband-transform.
-            "subband_transform": "default" if gpu else "none",
-            "backend_reason": s.backend_reason}
+    return s.backend, _run_settings(s.backend, options["mad_version"], options["input_class"],
+                                    options["precision"])
 
 
 def _score_chunk(options, keep_heap, chunk):
@@ -103,7 +96,7 @@ def _score_chunk(options, keep_heap, chunk):
         _stats["pairs"] += len(chunk)
     if stopped is not None:
         raise stopped
-    lines = [_results.line_of(ref, dist, r, s.backend_reason, i + 1)
+    lines = [_pairs_row(ref, dist, r, s.backend_reason, i + 1)
              for (i, ref, dist), r in zip(chunk, results)]
     return s.backend, _scorer._rows(results), lines
 
@@ -164,6 +157,21 @@ def _chunks(pairs, todo, slots, chunk_size):
     return tasks + ([task] if task else [])
 
 
+def _open_out(out, pairs, settings, resume, force):
+    """The results file `out` opened by the command line's rules (mad/results, bound as
+    _PairsResults): a fresh one is refused over a non-empty file unless `force`; a resumed one
+    keeps its finished rows (checked against `pairs` and `settings`) and scores failed rows
+    again. -> ({list index: BATCH_DTYPE row} of the finished pairs, the open file)."""
+    results = _PairsResults(out, settings, resume, force)
+    done = {}
+    for i, (ref, dist) in enumerate(pairs):
+        row = results.take_finished(i + 1, ref, dist)  # `line` is the pair's 1-based place
+        if row is not None:
+            done[i] = np.array(row + (True, None), dtype=BATCH_DTYPE)
+    results.open("the list of pairs")
+    return done, results
+
+
 def _client(client):
     import distributed
     if client is None:
@@ -221,16 +229,13 @@ def score_pairs(pairs, client=None, *, backend="auto", mad_version=2011, input_c
     workers = list(client.scheduler_info()["workers"].values())
     resources = _task_resources(workers, backend)
     # One probe resolves the options on a worker (bad values raise here) and warms its scorer.
-    settings = client.submit(_settings, options, keep_heap, resources=resources,
-                             pure=False).result()
+    resolved, settings = client.submit(_settings, options, keep_heap, resources=resources,
+                                       pure=False).result()
 
     rows = np.zeros(len(pairs), dtype=BATCH_DTYPE)
-    done, keep = {}, None
-    if out is not None and resume and os.path.exists(out):
-        done, keep = _results.resume(out, pairs, settings)
+    done, writer = _open_out(out, pairs, settings, resume, force) if out is not None else ({}, None)
     for i, row in done.items():
         rows[i] = row
-    writer = _results.Writer(out, settings, keep, force) if out is not None else None
     slots = sum(w.get("nthreads", 1) for w in workers
                 if resources is None or w.get("resources", {}).get("GPU", 0) > 0)
     todo = [i for i in range(len(pairs)) if i not in done]
@@ -241,10 +246,10 @@ def score_pairs(pairs, client=None, *, backend="auto", mad_version=2011, input_c
         from distributed import as_completed
         for future in as_completed(futures):
             backend_used, chunk_rows, lines = future.result()
-            if backend_used != settings["backend"]:
+            if backend_used != resolved:
                 raise RuntimeError("the workers resolve backend=%r differently (%s and %s): "
                                    "name backend='cpu' or 'cuda'"
-                                   % (backend, settings["backend"], backend_used))
+                                   % (backend, resolved, backend_used))
             rows[[i for i, _, _ in futures[future]]] = chunk_rows
             if writer:
                 writer.write(lines)

@@ -7,7 +7,7 @@
 //   `distorted` (also dis, dist_path, dist_image, distorted_path, distorted_image);
 // - or no header: the first two columns are the paths (a first row whose first two fields
 //   look like paths, with an extension or a folder; others are taken for an unknown header).
-// Fields are split by commas (split_csv_line_trimmed, datasets/csv.h), or by tabs when the
+// Fields are split by commas (split_csv_line_trimmed, csv.h), or by tabs when the
 // first row holds tabs and no comma (tab-separated fields are trimmed of spaces, not quoted).
 // Anything else (one column, an unknown header) is refused with InputError naming the columns
 // found. Relative paths resolve against the list's folder. A later malformed row does not stop
@@ -19,9 +19,9 @@
 #include <string>
 #include <vector>
 
-#include "datasets/dataset_io.h"
+#include "mad/results/text_file.h"
 
-namespace mad::datasets {
+namespace mad::results {
 
 struct PairRow {
   int line = 0;       // 1-based line number in the list
@@ -57,4 +57,4 @@ class PairsListReader {
 // Every row of the list, as PairsListReader gives them.
 std::vector<PairRow> read_pairs_list(const std::string& path);
 
-}  // namespace mad::datasets
+}  // namespace mad::results

@@ -1,12 +1,12 @@
-#include "datasets/pairs_list.h"
+#include "mad/results/pairs_list.h"
 
 #include <algorithm>
 #include <filesystem>
 
 #include "common/error.h"
-#include "datasets/csv.h"
+#include "mad/results/csv.h"
 
-namespace mad::datasets {
+namespace mad::results {
 namespace fs = std::filesystem;
 
 namespace {
@@ -114,4 +114,4 @@ std::vector<PairRow> read_pairs_list(const std::string& path) {
   return collect<PairRow>(reader);
 }
 
-}  // namespace mad::datasets
+}  // namespace mad::results

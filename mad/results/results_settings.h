@@ -13,10 +13,12 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mad/options.h"
 
-namespace mad::datasets {
+namespace mad::results {
 
 struct RunSettings {
   std::string mad_version, input_class, precision, backend;  // as to_string writes them
@@ -62,11 +64,21 @@ std::optional<RunSettings> read_settings(const std::string& results_path);
 // the first difference ("results.csv was made with --precision float; this run uses double";
 // "results.csv holds the rows of kadid10k in /data/a (1000 pairs); this run reads ...") or
 // says the settings are unknown, and how to proceed.
-void require_same_settings(const std::string& results_path, const RunSettings& now);
+// `force` and `out` are how the front door spells those switches in the advice.
+void require_same_settings(const std::string& results_path, const RunSettings& now,
+                           const std::string& force = "--force", const std::string& out = "--out");
+
+// Sets the setting recorded under `key` (the sidecar's key: "mad_version", "precision", ...)
+// to `value`; throws InvalidArgument for a key the record does not have. A front door that
+// names its settings as (key, value) rows (the Python module) fills a RunSettings with it.
+void set_setting(RunSettings& settings, const std::string& key, const std::string& value);
+// The settings as the sidecar's (key, value) rows, in its order (optional ones left out when
+// empty, as the sidecar leaves them out).
+std::vector<std::pair<std::string, std::string>> setting_rows(const RunSettings& settings);
 
 // The first setting in which `a` and `b` differ, as "--precision float against double" (the
 // dataset as "the list /a (9 pairs) against /b (9 pairs)"); "" when they agree. The shard is
 // not compared; an eval dataset's manifest and score direction are.
 std::string first_difference(const RunSettings& a, const RunSettings& b);
 
-}  // namespace mad::datasets
+}  // namespace mad::results

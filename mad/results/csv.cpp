@@ -1,10 +1,10 @@
-#include "datasets/csv.h"
+#include "mad/results/csv.h"
 
 #include <algorithm>
 
 #include "common/error.h"
 
-namespace mad::datasets {
+namespace mad::results {
 namespace {
 
 bool is_blank(char c) {
@@ -112,4 +112,4 @@ std::string trim(const std::string& s) {
   return s.substr(b, s.find_last_not_of(ws) - b + 1);
 }
 
-}  // namespace mad::datasets
+}  // namespace mad::results

@@ -1,15 +1,15 @@
 // The files `mad merge` joins: the --out files of the N shards of one `mad score --pairs LIST
 // --shard I/N` or `mad eval DIR --shard I/N` run. The checks every merge makes live here; what
-// a merged file holds is the caller's (tools/cli_merge.cpp for lists, eval_merge.h for eval).
+// a merged file holds is pairs_merge.h's for lists and datasets/eval_merge.h's for eval.
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "datasets/results_file.h"
-#include "datasets/results_settings.h"
+#include "mad/results/results_file.h"
+#include "mad/results/results_settings.h"
 
-namespace mad::datasets {
+namespace mad::results {
 
 struct ShardSet {
   RunSettings settings;  // the first file's; every file's agree but for the shard
@@ -39,10 +39,14 @@ ResultsKind shard_file_kind(const std::string& path, ResultsKind csv_kind);
 // a partly written row (an interrupted shard: resume it first) or a row of the wrong width.
 std::vector<ShardRow> read_shard_rows(const std::string& path, ResultsKind kind);
 
+// Throws InvalidArgument (exit 2) when `out` is one of `shards` (the same file however it is
+// spelled): writing it would destroy a shard while it is read, --force or not.
+void refuse_out_among_shards(const std::string& out, const std::vector<std::string>& shards);
+
 // Throws InvalidArgument (exit 2) when `out` exists and `force` is false.
 void refuse_existing_out(const std::string& out, bool force);
 
 // The settings record of the merged file: the shards' without the shard.
 void write_merged_settings(const std::string& out, const ShardSet& set);
 
-}  // namespace mad::datasets
+}  // namespace mad::results

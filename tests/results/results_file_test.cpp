@@ -9,12 +9,12 @@
 #include <sstream>
 
 #include "common/error.h"
-#include "datasets/csv.h"
-#include "datasets/results_file.h"
-#include "datasets/results_settings.h"
+#include "mad/results/csv.h"
+#include "mad/results/results_file.h"
+#include "mad/results/results_settings.h"
 #include "tests/support/test_support.h"
 
-namespace mad::datasets {
+namespace mad::results {
 namespace {
 namespace fs = std::filesystem;
 
@@ -33,14 +33,10 @@ class ResultsFile : public ::testing::Test {
     return s.str();
   }
   void append(const std::string& text) const { std::ofstream(path_, std::ios::app) << text; }
-  static DatasetEntry entry(const std::string& dist) {
-    DatasetEntry e;
-    e.ref_name = "refs/r.png";
-    e.dist_name = dist;
-    e.subjective = 4.5;
-    e.type = "noise, white";  // a comma: the field must be quoted
-    e.level = "2";
-    return e;
+  // A row of `mad eval` for refs/r.png and `dist`; the type holds a comma, which must be quoted.
+  static std::vector<std::string> eval_row(const std::string& dist, const ScoreResult* r,
+                                           const std::string& error) {
+    return eval_csv_row("refs/r.png", dist, r, error, "", {4.5, "noise, white", "2"});
   }
   static ScoreResult result(double mad) {
     ScoreResult r;
@@ -57,9 +53,9 @@ TEST_F(ResultsFile, RowsRoundTripAndFailuresAreNotFinished) {
   {
     ResultsWriter w = ResultsWriter::create(path_, false);
     const ScoreResult a = result(12.5), b = result(0.25);
-    w.write(eval_csv_row(entry("d1.png"), &a, ""));
-    w.write(eval_csv_row(entry("d2.png"), nullptr, "cannot decode d2.png"));
-    w.write(eval_csv_row(entry("d3.png"), &b, ""));
+    w.write(eval_row("d1.png", &a, ""));
+    w.write(eval_row("d2.png", nullptr, "cannot decode d2.png"));
+    w.write(eval_row("d3.png", &b, ""));
   }
   const ResultsLog log = read_results_file(path_);
   ASSERT_EQ(log.finished.size(), 2u);
@@ -97,7 +93,7 @@ TEST_F(ResultsFile, ACutShortLastLineIsDroppedButAMalformedMiddleLineIsAnError) 
   {
     ResultsWriter w = ResultsWriter::create(path_, false);
     const ScoreResult a = result(3.0);
-    w.write(eval_csv_row(entry("d1.png"), &a, ""));
+    w.write(eval_row("d1.png", &a, ""));
   }
   append("refs/r.png,d2.png,4.");  // an interrupted write: no newline, too few fields
   ResultsLog log = read_results_file(path_);
@@ -111,7 +107,7 @@ TEST_F(ResultsFile, ACutShortLastLineIsDroppedButAMalformedMiddleLineIsAnError) 
 TEST_F(ResultsFile, AForeignHeaderOrABadScoreIsRefusedWithTheLine) {
   std::ofstream(path_) << "ref,dist,mad\nx,y,1\n";
   EXPECT_THROW(read_results_file(path_), InputError);
-  std::vector<std::string> row = eval_csv_row(entry("d1.png"), nullptr, "");
+  std::vector<std::string> row = eval_row("d1.png", nullptr, "");
   row[2] = "twelve";
   std::ofstream(path_) << join_csv(eval_csv_header()) << "\n" << join_csv(row) << "\n";
   const std::string m = test::thrown_message<InputError>([&] { read_results_file(path_); });
@@ -122,15 +118,15 @@ TEST_F(ResultsFile, ResumeKeepsFinishedRowsDropsTheRestAndAppends) {
   {
     ResultsWriter w = ResultsWriter::create(path_, false);
     const ScoreResult a = result(1.0);
-    w.write(eval_csv_row(entry("d1.png"), &a, ""));
-    w.write(eval_csv_row(entry("d2.png"), nullptr, "boom"));
+    w.write(eval_row("d1.png", &a, ""));
+    w.write(eval_row("d2.png", nullptr, "boom"));
   }
   append("refs/r.png,d3.png");  // partial
   const ResultsLog before = read_results_file(path_);
   {
     ResultsWriter w = ResultsWriter::resume(path_, before);
     const ScoreResult b = result(2.0);
-    w.write(eval_csv_row(entry("d2.png"), &b, ""));
+    w.write(eval_row("d2.png", &b, ""));
   }
   const std::string text = slurp();
   EXPECT_EQ(text.find("boom"), std::string::npos);
@@ -212,6 +208,23 @@ TEST_F(ResultsFile, SettingsRecordTheDatasetAndRefuseAnother) {
   EXPECT_NO_THROW(require_same_settings(path_, unnamed));  // mad score --pairs records none
 }
 
+// A front door that names its settings as (key, value) rows (the Python module) makes the
+// record the command line makes: the rows of a record fill an empty one back to it.
+TEST(ResultsSettings, KeyValueRowsFillTheSameRecord) {
+  RunSettings s = run_settings(ScoreOptions{}, Backend::Cpu);
+  s.shard = "2/3";
+  const auto rows = setting_rows(s);
+  ASSERT_EQ(rows.front(), (std::pair<std::string, std::string>{"mad_version", "2011"}));
+  RunSettings back;
+  for (const auto& [key, value] : rows) set_setting(back, key, value);
+  EXPECT_EQ(first_difference(back, s), "");
+  EXPECT_EQ(back.shard, "2/3");
+  EXPECT_EQ(setting_rows(back), rows);
+  const std::string m =
+      test::thrown_message<InvalidArgument>([&] { set_setting(back, "colour", "red"); });
+  EXPECT_NE(m.find("'colour' is not a setting"), std::string::npos) << m;
+}
+
 TEST(ResultsSettings, DefaultResultsNamesDifferPerFolder) {
   const std::string a = default_results_name("kadid10k", "/data/a/kadid");
   EXPECT_EQ(a, default_results_name("kadid10k", "/data/a/kadid/"));
@@ -223,4 +236,4 @@ TEST(ResultsSettings, DefaultResultsNamesDifferPerFolder) {
 }
 
 }  // namespace
-}  // namespace mad::datasets
+}  // namespace mad::results

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "mad/score.h"
+#include "mad/result.h"
 
-namespace mad {
+namespace mad::results {
 
 // {mad, hi, lo, sig, d_detect, width, height, mad_version, input_class, backend, precision,
 //  a5_variant (GPU), seconds}
@@ -24,4 +24,4 @@ std::vector<std::string> result_csv_row(const std::string& ref, const std::strin
 // Shortest text that reads back to the same double (%.17g).
 std::string format_double(double v);
 
-}  // namespace mad
+}  // namespace mad::results

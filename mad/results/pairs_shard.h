@@ -14,7 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace mad::datasets {
+namespace mad::results {
 
 struct ShardSpec {
   int index = 0;  // 1-based; 0 = the whole list
@@ -52,4 +52,4 @@ class ShardPlan {
   std::size_t rows_ = 0;
 };
 
-}  // namespace mad::datasets
+}  // namespace mad::results

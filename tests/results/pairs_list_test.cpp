@@ -9,13 +9,13 @@
 #include <vector>
 
 #include "common/error.h"
-#include "datasets/csv.h"
-#include "datasets/pairs_list.h"
+#include "mad/results/csv.h"
+#include "mad/results/pairs_list.h"
 #include "tests/support/test_support.h"
 
 namespace fs = std::filesystem;
 
-namespace mad::datasets {
+namespace mad::results {
 namespace {
 
 TEST(Csv, SplitsQuotedFieldsAndCrlf) {
@@ -205,4 +205,4 @@ TEST_F(PairsListTest, AMillionRowsStreamInFlatMemory) {
 }
 
 }  // namespace
-}  // namespace mad::datasets
+}  // namespace mad::results

@@ -1,4 +1,4 @@
-#include "datasets/shard_files.h"
+#include "mad/results/shard_files.h"
 
 #include <filesystem>
 #include <fstream>
@@ -6,11 +6,11 @@
 #include <set>
 
 #include "common/error.h"
-#include "datasets/csv.h"
-#include "datasets/dataset_io.h"
-#include "datasets/pairs_shard.h"
+#include "mad/results/csv.h"
+#include "mad/results/text_file.h"
+#include "mad/results/pairs_shard.h"
 
-namespace mad::datasets {
+namespace mad::results {
 namespace {
 
 bool ends_in_newline(const std::string& path) {
@@ -87,6 +87,15 @@ std::vector<ShardRow> read_shard_rows(const std::string& path, ResultsKind kind)
   return rows;
 }
 
+void refuse_out_among_shards(const std::string& out, const std::vector<std::string>& shards) {
+  for (const std::string& shard : shards) {
+    std::error_code ec;
+    if (std::filesystem::equivalent(out, shard, ec) && !ec)
+      throw InvalidArgument("the output '" + out + "' is one of the shard files it merges ('" +
+                            shard + "'): write the merged file to another name");
+  }
+}
+
 void refuse_existing_out(const std::string& out, bool force) {
   std::error_code ec;
   if (!force && std::filesystem::exists(out, ec))
@@ -99,4 +108,4 @@ void write_merged_settings(const std::string& out, const ShardSet& set) {
   write_settings(out, merged);
 }
 
-}  // namespace mad::datasets
+}  // namespace mad::results

@@ -1,4 +1,4 @@
-#include "datasets/results_file.h"
+#include "mad/results/results_file.h"
 
 #include <cerrno>
 #include <cstring>
@@ -6,11 +6,11 @@
 #include <nlohmann/json.hpp>
 
 #include "common/error.h"
-#include "datasets/csv.h"
-#include "datasets/dataset_io.h"
-#include "mad/result_json.h"
+#include "mad/results/csv.h"
+#include "mad/results/text_file.h"
+#include "mad/results/result_json.h"
 
-namespace mad::datasets {
+namespace mad::results {
 namespace fs = std::filesystem;
 
 namespace {
@@ -154,11 +154,12 @@ const std::vector<std::string>& results_header(ResultsKind kind) {
   }
 }
 
-std::vector<std::string> eval_csv_row(const DatasetEntry& entry, const ScoreResult* result,
-                                      const std::string& error, const std::string& backend_reason) {
-  std::vector<std::string> row =
-      result_csv_row(entry.ref_name, entry.dist_name, result, error, backend_reason);
-  row.insert(row.end(), {format_double(entry.subjective), entry.type, entry.level});
+std::vector<std::string> eval_csv_row(const std::string& ref, const std::string& dist,
+                                      const ScoreResult* result, const std::string& error,
+                                      const std::string& backend_reason,
+                                      const EvalPairFields& pair) {
+  std::vector<std::string> row = result_csv_row(ref, dist, result, error, backend_reason);
+  row.insert(row.end(), {format_double(pair.subjective), pair.type, pair.level});
   return row;
 }
 
@@ -244,12 +245,12 @@ ResultsWriter::ResultsWriter(std::string path, std::ios::openmode mode)
   if (!out_) throw InputError("cannot write results file '" + path_ + "': " + system_reason());
 }
 
-ResultsWriter ResultsWriter::create(const std::string& path, bool overwrite, ResultsKind kind) {
+ResultsWriter ResultsWriter::create(const std::string& path, bool overwrite, ResultsKind kind,
+                                    const std::string& resume, const std::string& force) {
   std::error_code ec;
   if (!overwrite && fs::exists(path, ec) && fs::file_size(path, ec) > 0)
-    throw InvalidArgument("'" + path +
-                     "' exists: pass --resume to continue that run or --force to "
-                     "replace it");
+    throw InvalidArgument("'" + path + "' exists: pass " + resume + " to continue that run or " +
+                          force + " to replace it");
   ResultsWriter w(path, std::ios::out | std::ios::trunc);
   if (!results_header(kind).empty()) w.write(results_header(kind));
   return w;
@@ -289,4 +290,4 @@ void ResultsWriter::write_line(const std::string& line) {
                      " (the rows before this one are complete: free space, then --resume)");
 }
 
-}  // namespace mad::datasets
+}  // namespace mad::results

@@ -1,4 +1,4 @@
-#include "datasets/results_settings.h"
+#include "mad/results/results_settings.h"
 
 #include <cctype>
 #include <cerrno>
@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "common/error.h"
-#include "datasets/dataset_io.h"
+#include "mad/results/text_file.h"
 #include "mad/variants.h"
 
-namespace mad::datasets {
+namespace mad::results {
 namespace fs = std::filesystem;
 namespace {
 
@@ -43,6 +43,12 @@ const Field kFields[] = {
     {"shard", "--shard", &RunSettings::shard, true},
     {"subband_transform", "--subband-transform", &RunSettings::subband_transform, true},
 };
+
+const Field* field_of(const std::string& key) {
+  for (const Field& f : kFields)
+    if (key == f.key) return &f;
+  return nullptr;
+}
 
 std::string dataset_text(const RunSettings& s) {
   return s.dataset + " in " + s.dataset_folder + " (" + s.dataset_pairs + " pairs)";
@@ -100,12 +106,24 @@ std::string default_results_name(const std::string& layout, const std::string& f
   return "results_" + layout + "_" + name + "_" + hex + ".csv";
 }
 
+std::vector<std::pair<std::string, std::string>> setting_rows(const RunSettings& s) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  for (const Field& f : kFields)
+    if (!f.optional || !(s.*f.member).empty()) rows.emplace_back(f.key, s.*f.member);
+  return rows;
+}
+
+void set_setting(RunSettings& s, const std::string& key, const std::string& value) {
+  const Field* f = field_of(key);
+  if (!f) throw InvalidArgument("'" + key + "' is not a setting of a results file");
+  s.*f->member = value;
+}
+
 void write_settings(const std::string& results_path, const RunSettings& s) {
   const std::string path = settings_path(results_path);
   std::ofstream out(path, std::ios::out | std::ios::trunc);
   out << kFirstLine << " (the settings that change a score of " << results_path << ")\n";
-  for (const Field& f : kFields)
-    if (!f.optional || !(s.*f.member).empty()) out << f.key << "=" << s.*f.member << "\n";
+  for (const auto& [key, value] : setting_rows(s)) out << key << "=" << value << "\n";
   out.flush();
   if (!out) throw InputError("cannot write '" + path + "': " + std::strerror(errno));
 }
@@ -121,13 +139,13 @@ std::optional<RunSettings> read_settings(const std::string& results_path) {
   for (std::size_t k = 1; k < lines.size(); ++k) {
     const std::string& text = lines[k].text;
     const std::size_t eq = text.find('=');
-    bool known = false;
-    for (std::size_t i = 0; i < std::size(kFields) && eq != std::string::npos; ++i)
-      if (text.compare(0, eq, kFields[i].key) == 0 && eq == std::string(kFields[i].key).size()) {
-        s.*kFields[i].member = text.substr(eq + 1);
-        seen[i] = known = true;
-      }
-    if (!known && !text.empty()) throw_at(path, lines[k].line, "unknown setting '" + text + "'");
+    const Field* f = eq == std::string::npos ? nullptr : field_of(text.substr(0, eq));
+    if (f) {
+      s.*f->member = text.substr(eq + 1);
+      seen[f - kFields] = true;
+    } else if (!text.empty()) {
+      throw_at(path, lines[k].line, "unknown setting '" + text + "'");
+    }
   }
   for (std::size_t i = 0; i < std::size(kFields); ++i)
     if (!seen[i] && !kFields[i].optional)
@@ -135,10 +153,11 @@ std::optional<RunSettings> read_settings(const std::string& results_path) {
   return s;
 }
 
-void require_same_settings(const std::string& results_path, const RunSettings& now) {
+void require_same_settings(const std::string& results_path, const RunSettings& now,
+                           const std::string& force, const std::string& out) {
   const std::optional<RunSettings> before = read_settings(results_path);
-  const std::string proceed = ": pass --force to score everything again into it, or write to "
-                              "another --out";
+  const std::string proceed =
+      ": pass " + force + " to score everything again into it, or write to another " + out;
   if (!before)
     throw InvalidArgument("'" + results_path +
                           "' has no record of the settings it was made with (" +
@@ -152,8 +171,8 @@ void require_same_settings(const std::string& results_path, const RunSettings& n
       throw InvalidArgument("'" + results_path + "' was made with " + f.option + " " +
                             shown((*before).*f.member) + "; this run uses " +
                             shown(now.*f.member) +
-                            ": resume with the same setting, pass --force to replace the file, "
-                            "or write to another --out");
+                            ": resume with the same setting, pass " + force +
+                            " to replace the file, or write to another " + out);
   if (now.dataset.empty()) return;
   if (before->dataset.empty())
     throw InvalidArgument("'" + results_path +
@@ -181,4 +200,4 @@ std::string first_difference(const RunSettings& a, const RunSettings& b) {
   return "";
 }
 
-}  // namespace mad::datasets
+}  // namespace mad::results

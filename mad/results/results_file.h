@@ -2,7 +2,7 @@
 // written and flushed as soon as the pair is known, so an interrupted run loses nothing and
 // `--resume` can skip what is done.
 //
-// Eval columns: mad::result_csv_header() (ref, dist, mad, hi, lo, sig, width, height, backend,
+// Eval columns: result_csv_header() (ref, dist, mad, hi, lo, sig, width, height, backend,
 // mad_version, seconds, error, backend_reason) followed by subjective, type, level. `ref` and
 // `dist` hold the dataset's names (relative to its folder), which key the rows for --resume.
 // `mad score --pairs` writes result_csv_header() alone, or JSON Lines (one object per pair with
@@ -18,10 +18,9 @@
 #include <utility>
 #include <vector>
 
-#include "datasets/dataset.h"
-#include "mad/score.h"
+#include "mad/result.h"
 
-namespace mad::datasets {
+namespace mad::results {
 
 enum class ResultsKind {
   Eval,       // mad eval's results.csv
@@ -33,10 +32,18 @@ const std::vector<std::string>& eval_csv_header();
 // The header line's fields of a kind (empty for JSON Lines).
 const std::vector<std::string>& results_header(ResultsKind kind);
 
-// The row of one pair: `result` null for a failure, with `error` saying why.
-std::vector<std::string> eval_csv_row(const DatasetEntry& entry, const ScoreResult* result,
-                                      const std::string& error,
-                                      const std::string& backend_reason = "");
+// What a `mad eval` row adds to a result: the dataset's subjective score, distortion type and
+// level of the pair.
+struct EvalPairFields {
+  double subjective = 0.0;
+  std::string type, level;
+};
+
+// The row of one pair of `mad eval`: `result` null for a failure, with `error` saying why.
+std::vector<std::string> eval_csv_row(const std::string& ref, const std::string& dist,
+                                      const ScoreResult* result, const std::string& error,
+                                      const std::string& backend_reason,
+                                      const EvalPairFields& pair);
 
 // The row of `mad score --pairs`: result_csv_row's fields, then the list's line.
 std::vector<std::string> pairs_csv_row(const std::string& ref, const std::string& dist,
@@ -76,8 +83,11 @@ class ResultsWriter {
  public:
   // Fresh file: refuses (InvalidArgument, exit 2: --resume or --force decide) to replace an
   // existing non-empty file unless `overwrite`.
+  // `resume` and `force` are how the front door spells those switches in the refusal.
   static ResultsWriter create(const std::string& path, bool overwrite,
-                              ResultsKind kind = ResultsKind::Eval);
+                              ResultsKind kind = ResultsKind::Eval,
+                              const std::string& resume = "--resume",
+                              const std::string& force = "--force");
   // Resume: rewrites the file with its header and every finished row, in file order (failed
   // rows are retried, a partial last line is dropped) through a temporary file and a rename,
   // then appends.
@@ -94,4 +104,4 @@ class ResultsWriter {
   std::ofstream out_;
 };
 
-}  // namespace mad::datasets
+}  // namespace mad::results

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace mad::datasets {
+namespace mad::results {
 
 // Splits one CSV record. Throws InputError on an unterminated quoted field.
 std::vector<std::string> split_csv_line(const std::string& line);
@@ -24,4 +24,4 @@ std::string join_csv(const std::vector<std::string>& fields);
 // Trims ASCII whitespace at both ends.
 std::string trim(const std::string& s);
 
-}  // namespace mad::datasets
+}  // namespace mad::results

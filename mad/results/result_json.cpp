@@ -1,8 +1,8 @@
-#include "mad/result_json.h"
+#include "mad/results/result_json.h"
 
 #include <cstdio>
 
-namespace mad {
+namespace mad::results {
 
 std::string format_double(double v) {
   char buf[40];
@@ -54,4 +54,4 @@ std::vector<std::string> result_csv_row(const std::string& ref, const std::strin
           backend_reason};
 }
 
-}  // namespace mad
+}  // namespace mad::results

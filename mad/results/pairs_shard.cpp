@@ -1,4 +1,4 @@
-#include "datasets/pairs_shard.h"
+#include "mad/results/pairs_shard.h"
 
 #ifdef MAD_HAVE_STB
 #include <stb/stb_image.h>
@@ -8,9 +8,9 @@
 #include <regex>
 
 #include "common/error.h"
-#include "datasets/pairs_list.h"
+#include "mad/results/pairs_list.h"
 
-namespace mad::datasets {
+namespace mad::results {
 
 ShardSpec parse_shard(const std::string& text) {
   static const std::regex form("([1-9][0-9]{0,5})/([1-9][0-9]{0,5})");
@@ -94,4 +94,4 @@ int ShardPlan::shard_of(const std::string& ref) const {
   return it->second;
 }
 
-}  // namespace mad::datasets
+}  // namespace mad::results
