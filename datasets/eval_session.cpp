@@ -12,6 +12,7 @@
 #include "datasets/dataset_io.h"
 #include "datasets/results_file.h"
 #include "datasets/results_settings.h"
+#include "mad/variants.h"
 
 namespace mad::datasets {
 namespace fs = std::filesystem;
@@ -117,13 +118,15 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
                 to_string(plan.backend),
                 plan.backend == Backend::Cuda ? to_string(so.precision) : "double",
                 to_string(so.input_class),
-                so.a5_variant,
+                so.a5_variant.is_default() ? "" : variant_name(VariantFamily::A5, so.a5_variant),
                 plan.workers,
                 plan.devices,
                 cfg.bootstrap,
                 out,
                 plan.backend_reason,
-                so.det_variant};
+                so.det_variant.is_default()
+                    ? ""
+                    : variant_name(VariantFamily::Detection, so.det_variant)};
   for (const auto& n : d.notes) say(cfg.log, n);
 
   // --shard: the pairs of the other shards are skipped, and neither counted nor listed.
