@@ -7,6 +7,7 @@
 #include <string>
 
 #include "mad/batch_scorer.h"
+#include "mad/score.h"
 #include "mad/backends/memory_check.h"
 #include "mad/backends/memory_estimate.h"
 #include "tests/support/test_support.h"

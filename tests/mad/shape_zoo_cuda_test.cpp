@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "mad/batch_scorer.h"
+#include "mad/score.h"
 #include "mad/backends/memory_estimate.h"
 #include "tests/support/test_support.h"
 
