@@ -14,6 +14,7 @@
 #include "datasets/synthetic_dataset.h"
 #include "mad/results/results_file.h"
 #include "mad/results/results_settings.h"
+#include "mad/variants.h"
 
 namespace mad::datasets {
 namespace fs = std::filesystem;
@@ -98,13 +99,15 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
                 to_string(plan.backend),
                 plan.backend == Backend::Cuda ? to_string(so.precision) : "double",
                 to_string(so.input_class),
-                so.a5_variant,
+                so.a5_variant.is_default() ? "" : variant_name(VariantFamily::A5, so.a5_variant),
                 plan.workers,
                 plan.devices,
                 cfg.bootstrap,
                 out,
                 plan.backend_reason,
-                so.det_variant};
+                so.det_variant.is_default()
+                    ? ""
+                    : variant_name(VariantFamily::Detection, so.det_variant)};
   r.allotment = process_allotment();
   r.scoring_threads = thread_count();
   r.decode_memory_bytes = cfg.runner.decode_memory_bytes > 0

@@ -13,16 +13,28 @@ enum class InputClass { Auto, Uint8, Double };
 enum class Backend { Auto, Cpu, Cuda };
 enum class Precision { Double, Float };
 
+// A GPU kernel variant: the index of a row of its registry (common/variant_registry.h), picked
+// once where the options are read (mad/scoring_options.h, mad/variants.h) so that nothing below
+// the front doors resolves a name again. kDefault: the registry's default row; for the subband
+// transform, the stage's own choice for the shape and precision.
+struct VariantPick {
+  static constexpr int kDefault = -1;
+  int row = kDefault;
+  bool is_default() const { return row < 0; }
+  bool operator==(const VariantPick& other) const { return row == other.row; }
+};
+
 struct ScoreOptions {
   MadVersion version = MadVersion::V2011;
   InputClass input_class = InputClass::Auto;  // Auto: Uint8 for 8-bit files, Double otherwise
   Backend backend = Backend::Auto;            // Auto: CUDA when built and a device exists
   Precision precision = Precision::Double;    // GPU only; the CPU path is always double
-  std::string a5_variant;                     // GPU A5 variant; empty = registry default
-  std::string det_variant;                    // GPU detection-statistics variant; empty = default
-  // GPU appearance subband transform (appearance/subband_transform.h): "" = fused where the
-  // shape allows it, else cufft; "fused" refuses shapes it cannot run.
-  std::string subband_transform;
+  VariantPick a5_variant;   // GPU A5 variant (appearance/a5_variants.h)
+  VariantPick det_variant;  // GPU detection-statistics variant (detection/detection.h)
+  // GPU appearance subband transform (appearance/subband_transform.h): the default pick runs
+  // fused where the shape allows it and measured no slower, else cufft; "fused" refuses shapes
+  // it cannot run.
+  VariantPick subband_transform;
   bool want_maps = false;                     // return map.HI and map.LO
   // --gpu-memory-limit: device bytes this process may take on one GPU for the pair slots of
   // every shape and every worker together (0: the device's free memory, less a reserve).

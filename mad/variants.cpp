@@ -2,6 +2,7 @@
 
 #include "appearance/a5_variants.h"
 #include "appearance/subband_transform.h"
+#include "common/error.h"
 #include "common/gpu_info.h"
 #include "detection/detection.h"
 
@@ -30,16 +31,24 @@ std::string describe_variants() {
                   appearance::subband_transforms());
 }
 
-std::string resolve_a5_variant(const std::string& name) {
-  return appearance::a5_variants().resolve(name);
+const VariantNames& variant_registry(VariantFamily family) {
+  switch (family) {
+    case VariantFamily::A5: return appearance::a5_variants();
+    case VariantFamily::Detection: return detection::detection_stats_variants();
+    case VariantFamily::SubbandTransform: return appearance::subband_transforms();
+  }
+  throw Error("variant_registry: unknown family");
 }
 
-std::string resolve_subband_transform_name(const std::string& name) {
-  return appearance::subband_transforms().resolve(name);
+VariantPick pick_variant(VariantFamily family, const std::string& name) {
+  if (name.empty()) return {};
+  return {static_cast<int>(variant_registry(family).index_of(name))};
 }
 
-std::string resolve_detection_variant(const std::string& name) {
-  return detection::detection_stats_variants().resolve(name);
+const std::string& variant_name(VariantFamily family, VariantPick pick) {
+  const VariantNames& registry = variant_registry(family);
+  if (pick.is_default()) return registry.default_name();
+  return registry.infos().at(static_cast<std::size_t>(pick.row)).name;
 }
 
 }  // namespace mad

@@ -1,8 +1,13 @@
 // The GPU kernel variants selectable from the CLI (`--a5`, `--det-variant`,
-// `mad score --list-variants`), gathered from the stage registries. CUDA-free.
+// `--subband-transform`, `mad score --list-variants`), gathered from the stage registries.
+// CUDA-free. A user's name becomes a row (VariantPick, mad/options.h) once, where the options are
+// read; below that the row travels, and results record its registered name.
 #pragma once
 
 #include <string>
+
+#include "common/variant_registry.h"
+#include "mad/options.h"
 
 namespace mad {
 
@@ -10,12 +15,15 @@ namespace mad {
 // default marked.
 std::string describe_variants();
 
-// The registered name a user-given `--a5` / `--det-variant` value selects ("" is the default),
-// so that results files record what ran, not how it was spelled. Unknown names throw
-// InvalidArgument listing the registered ones (in every build: the registries are CUDA-free).
-std::string resolve_a5_variant(const std::string& name);
-// The --subband-transform row `name` selects (InvalidArgument for an unknown one).
-std::string resolve_subband_transform_name(const std::string& name);
-std::string resolve_detection_variant(const std::string& name);
+// The registries a scoring option picks from.
+enum class VariantFamily { A5, Detection, SubbandTransform };
+const VariantNames& variant_registry(VariantFamily family);
+
+// The row a user-given name selects ("" picks the default). Unknown names throw InvalidArgument
+// listing the registered ones (in every build: the registries are CUDA-free).
+VariantPick pick_variant(VariantFamily family, const std::string& name);
+// The registered name of `pick` (the default row's for VariantPick::kDefault), so that results
+// files record what ran, not how it was spelled.
+const std::string& variant_name(VariantFamily family, VariantPick pick);
 
 }  // namespace mad

@@ -27,7 +27,6 @@ namespace {
 
 struct EvalArgs {
   std::string dir, dataset = "auto", manifest, out, json, html, shard;
-  ScoringArgs scoring;
   bool resume = false, force = false, higher_better = false, lower_better = false, quiet = false;
   int gpus = 0, workers_per_gpu = 1, cpu_workers = 1, threads = 0, resamples = 1000;
   int decode_threads = 0;
@@ -107,26 +106,6 @@ void refuse_idle_options(const CLI::App& cmd, const EvalArgs& a) {
                               "give it to mad merge, which joins the shards and writes them");
 }
 
-// Options whose meaning depends on the backend: refused where they would do nothing.
-void refuse_backend_options(const CLI::App& cmd, const BackendChoice& choice, Precision precision) {
-  refuse_gpu_options_on_cpu(cmd, choice, precision);
-  if (choice.backend == Backend::Cpu && given(cmd, "--gpus"))
-    throw InvalidArgument("--gpus sets the CUDA workers; this run uses the CPU because " +
-                          why_cpu(choice) + " (drop --gpus; --cpu-workers sets the CPU's)");
-  if (choice.backend == Backend::Cpu && given(cmd, "--workers-per-gpu"))
-    throw InvalidArgument(
-        "--workers-per-gpu sets the CUDA workers of each GPU; this run uses the CPU "
-        "because " +
-        why_cpu(choice) + " (drop it; --cpu-workers sets the CPU's)");
-  if (choice.backend == Backend::Cuda && given(cmd, "--cpu-workers"))
-    throw InvalidArgument(
-        "--cpu-workers sets the CPU backend's workers; this run uses the CUDA "
-        "backend (" +
-        choice.reason +
-        "): drop it (--gpus sets the GPU workers), or add "
-        "--backend cpu");
-}
-
 int run(const CLI::App& cmd, const EvalArgs& a) {
   refuse_idle_options(cmd, a);
   if (a.threads > 0) set_thread_count(a.threads);
@@ -148,9 +127,10 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   c.runner.workers_per_gpu = a.workers_per_gpu;
   c.runner.cpu_workers = a.cpu_workers;
   c.runner.decode_threads = static_cast<std::size_t>(a.decode_threads);
-  c.runner.score = to_score_options(a.scoring);
+  const GivenOptions given = given_scoring_options(cmd);
+  c.runner.score = apply_scoring_options(given);
   const BackendChoice choice = choose_backend(c.runner.score.backend);
-  refuse_backend_options(cmd, choice, c.runner.score.precision);
+  refuse_unhonoured(given, choice);  // every option takes effect or is refused
   c.runner.backend_choice = choice;  // the run's one choice: the engine and scorers take it
   c.bootstrap.resamples = a.resamples;
   c.bootstrap.seed = a.seed;
@@ -235,27 +215,10 @@ Subcommand add_eval_command(CLI::App& root) {
   cmd->add_flag("-q,--quiet", a->quiet,
                 "No progress bar or notes on stderr (the report still prints)")
       ->group("Output");
-  add_scoring_options(
-      *cmd, a->scoring,
-      {"GPU A5 variant (see mad score --list-variants)",
-       "GPU detection block-statistics variant (see mad score --list-variants)",
-       "GPU memory this process may use on each GPU, all shapes and workers together, "
-       "e.g. 8GiB (default: the free memory)"});
-  cmd->add_option("--gpus", a->gpus, "CUDA workers, one per GPU (0 = every visible GPU)")
-      ->capture_default_str()
-      ->check(decimal_in_range(0, 1024, "0 uses every visible GPU"))
-      ->group("Workers");
-  cmd->add_option("--workers-per-gpu", a->workers_per_gpu,
-                  "CUDA workers sharing each GPU, each with its own thread and slots: one "
-                  "pair's host work then runs beside another's")
-      ->capture_default_str()
-      ->check(decimal_in_range(1, 16, "leave it out for one"))
-      ->group("Workers");
-  cmd->add_option("--cpu-workers", a->cpu_workers,
-                  "CPU backend: pairs scored side by side (each also uses --threads)")
-      ->capture_default_str()
-      ->check(decimal_in_range(1, 1024, "leave it out for one"))
-      ->group("Workers");
+  add_scoring_options(*cmd);
+  add_run_option(*cmd, "--gpus", a->gpus);
+  add_run_option(*cmd, "--workers-per-gpu", a->workers_per_gpu);
+  add_run_option(*cmd, "--cpu-workers", a->cpu_workers);
   cmd->add_option("--decode-threads", a->decode_threads,
                   "Threads decoding images ahead of each worker (default: the cores the "
                   "workers leave free, shared among them)")

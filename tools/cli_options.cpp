@@ -5,7 +5,6 @@
 #include <string>
 
 #include "common/error.h"
-#include "mad/memory_limits.h"
 
 namespace mad::cli {
 namespace {
@@ -60,90 +59,39 @@ bool given(const CLI::App& cmd, const std::string& name) {
   return opt && opt->count() > 0;
 }
 
-std::string why_cpu(const BackendChoice& choice) {
-  if (choice.requested) return "--backend cpu was given";
-  return choice.compiled ? "no CUDA device was found" : "this build has no CUDA backend";
+void add_scoring_options(CLI::App& cmd) {
+  for (const ScoringOption& row : scoring_options()) {
+    if (row.target != OptionTarget::Score) continue;
+    const std::string help = std::string(row.help) + " [" + row.values + "]";
+    // A row without a value name is a flag. The others are unbound: given_scoring_options reads
+    // the text, the table's apply parses it (a whole-number range is checked here, as CLI11
+    // reads it).
+    CLI::Option* opt = *row.value_name ? cmd.add_option(row.cli, help)->type_name(row.value_name)
+                                       : cmd.add_flag(row.cli, help);
+    opt->group(row.group);
+    if (*row.default_value) opt->default_str(row.default_value);
+    if (row.max > row.min)
+      opt->check(decimal_in_range(row.min, static_cast<unsigned long long>(row.max),
+                                  row.range_hint));
+  }
 }
 
-namespace {
-
-// The options that only the CUDA backend honours, and what each does there.
-struct GpuOnlyOption {
-  const char* name;
-  const char* what;
-};
-constexpr GpuOnlyOption kGpuOnlyOptions[] = {{"--a5", "picks a GPU kernel"},
-                                             {"--det-variant", "picks a GPU kernel"},
-                                             {"--subband-transform", "picks a GPU transform"},
-                                             {"--gpu-memory-limit", "limits GPU memory"}};
-
-}  // namespace
-
-bool gpu_option_given(const CLI::App& cmd, Precision precision) {
-  if (precision == Precision::Float) return true;
-  for (const auto& o : kGpuOnlyOptions)
-    if (given(cmd, o.name)) return true;
-  return false;
+void add_run_option(CLI::App& cmd, const std::string& name, int& into) {
+  const ScoringOption& row = scoring_option(name);
+  cmd.add_option(row.cli, into, row.help)
+      ->capture_default_str()
+      ->check(decimal_in_range(row.min, static_cast<unsigned long long>(row.max), row.range_hint))
+      ->group(row.group);
 }
 
-void refuse_gpu_options_on_cpu(const CLI::App& cmd, const BackendChoice& choice,
-                               Precision precision) {
-  if (choice.backend != Backend::Cpu) return;
-  const std::string because = "; this run uses the CPU because " + why_cpu(choice);
-  const std::string or_gpu = choice.requested  ? ", or use --backend cuda on a machine with a GPU"
-                             : choice.compiled ? ", or run where a CUDA device is visible"
-                                               : ", or use a build with the CUDA backend";
-  if (precision == Precision::Float)
-    throw InvalidArgument("--precision float needs the CUDA backend" + because +
-                          " (the CPU computes in double: drop --precision float" + or_gpu + ")");
-  for (const auto& o : kGpuOnlyOptions)
-    if (given(cmd, o.name))
-      throw InvalidArgument(std::string(o.name) + " " + o.what + " and needs the CUDA backend" +
-                            because + " (drop " + o.name + or_gpu + ")");
-}
-
-void add_scoring_options(CLI::App& cmd, ScoringArgs& into, const GpuOptionHelp& gpu_help) {
-  cmd.add_option("--backend", into.backend, "auto | cpu | cuda")
-      ->capture_default_str()
-      ->group("Scoring");
-  cmd.add_option("--mad-version", into.version,
-                 "2011 (x200 on d_detect, the final release) | 2010 (April 2010)")
-      ->capture_default_str()
-      ->group("Scoring");
-  cmd.add_option("--input-class", into.input_class,
-                 "auto | uint8 | double (uint8: 255 takes the luminance of 254, as the original "
-                 "on imread arrays)")
-      ->capture_default_str()
-      ->group("Scoring");
-  cmd.add_option("--precision", into.precision, "GPU arithmetic: double (faithful) | float (fast)")
-      ->capture_default_str()
-      ->group("Scoring");
-  cmd.add_option("--a5", into.a5, gpu_help.a5)->type_name("VARIANT")->group("GPU only");
-  cmd.add_option("--det-variant", into.det_variant, gpu_help.det_variant)
-      ->type_name("VARIANT")
-      ->group("GPU only");
-  cmd.add_option("--subband-transform", into.subband_transform,
-                 "fused | cufft: how the appearance stage forms its subbands (default: fused "
-                 "in float where its CTAs fit 96 KiB (measured no slower), else cufft; fused "
-                 "refuses sides with a prime factor above 5); scores agree within 1e-12")
-      ->type_name("NAME")
-      ->group("GPU only");
-  cmd.add_option("--gpu-memory-limit", into.gpu_memory_limit, gpu_help.gpu_memory_limit)
-      ->type_name("SIZE")
-      ->group("GPU only");
-}
-
-ScoreOptions to_score_options(const ScoringArgs& args) {
-  ScoreOptions o;
-  o.backend = parse_backend(args.backend);
-  o.version = parse_mad_version(args.version);
-  o.input_class = parse_input_class(args.input_class);
-  o.precision = parse_precision(args.precision);
-  o.a5_variant = args.a5;
-  o.det_variant = args.det_variant;
-  o.subband_transform = args.subband_transform;
-  if (!args.gpu_memory_limit.empty()) o.gpu_memory_limit = parse_memory_size(args.gpu_memory_limit);
-  return o;
+GivenOptions given_scoring_options(const CLI::App& cmd) {
+  GivenOptions given;
+  for (const ScoringOption& row : scoring_options()) {
+    const CLI::Option* opt = cmd.get_option_no_throw(row.cli);
+    if (opt && opt->count() > 0)
+      given.emplace_back(&row, *row.value_name ? opt->results().back() : std::string("true"));
+  }
+  return given;
 }
 
 void add_statistics_options(CLI::App& cmd, int& resamples, std::uint64_t& seed,

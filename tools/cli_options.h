@@ -11,6 +11,7 @@
 #include <string>
 
 #include "mad/score.h"
+#include "mad/scoring_options.h"
 
 namespace mad::cli {
 
@@ -25,40 +26,17 @@ CLI::Validator decimal_in_range(long long min, unsigned long long max, const std
 // True when the user gave option `name` (e.g. "--threads") to `cmd`.
 bool given(const CLI::App& cmd, const std::string& name);
 
-// Why a run uses the CPU, as the end of a sentence: "--backend cpu was given", "no CUDA device
-// was found" or "this build has no CUDA backend".
-std::string why_cpu(const BackendChoice& choice);
-
-// True when the user asked for something only the CUDA backend does: --precision float, --a5,
-// --det-variant or --gpu-memory-limit.
-bool gpu_option_given(const CLI::App& cmd, Precision precision);
-
-// The options that choose how MAD scores, shared by `mad score` and `mad eval`, as given.
-struct ScoringArgs {
-  std::string backend = "auto", version = "2011", input_class = "auto", precision = "double";
-  std::string a5, det_variant, subband_transform, gpu_memory_limit;  // the GPU-only ones
-};
-// The GPU-only options' help lines: each subcommand words them for its own --help.
-struct GpuOptionHelp {
-  std::string a5;
-  std::string det_variant;
-  std::string gpu_memory_limit;
-};
-// Registers --backend, --mad-version, --input-class, --precision, then --a5, --det-variant and
-// --gpu-memory-limit on `cmd`: one place for their names and values (the GPU-only names are
-// the ones gpu_option_given() and refuse_gpu_options_on_cpu() look for).
-void add_scoring_options(CLI::App& cmd, ScoringArgs& into, const GpuOptionHelp& gpu_help);
+// Registers every Score option of the table (mad/scoring_options.h) on `cmd`: --backend,
+// --mad-version, --input-class, --precision, the GPU variants, --gpu-memory-limit, ... with the
+// table's help, group and default. given_scoring_options reads what the user gave.
+void add_scoring_options(CLI::App& cmd);
+// Registers the table's run option `name` ("--gpus") on `cmd`, bound to `into`, with its range.
+void add_run_option(CLI::App& cmd, const std::string& name, int& into);
+// The table's options given on `cmd`, with their text, in table order.
+GivenOptions given_scoring_options(const CLI::App& cmd);
 // --bootstrap N and --seed S of the statistics (`mad eval`, `mad merge` of eval shards), in
 // option group `group`, their defaults those of `resamples` and `seed` as passed.
 void add_statistics_options(CLI::App& cmd, int& resamples, std::uint64_t& seed,
                             const std::string& group);
-// The score options they select; InvalidArgument (exit 2) names a bad value.
-ScoreOptions to_score_options(const ScoringArgs& args);
-
-// The GPU-only options of `mad score` and `mad eval`: refused (InvalidArgument, exit 2) when
-// the run uses the CPU, each with why the CPU runs and what to do. --precision double is the
-// CPU's own precision and passes.
-void refuse_gpu_options_on_cpu(const CLI::App& cmd, const BackendChoice& choice,
-                               Precision precision);
 
 }  // namespace mad::cli

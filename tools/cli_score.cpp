@@ -35,15 +35,14 @@ namespace {
 
 struct ScoreArgs {
   std::string ref, dist, pairs, out, maps_dir, shard;
-  ScoringArgs scoring;
   bool json = false, force = false, resume = false, quiet = false;
   bool list_variants = false;
   int threads = 0;
   int decode_threads = 0;  // --pairs: the decoders' threads; 0: the engine's default
 };
 
-ScoreOptions make_options(const ScoreArgs& a) {
-  ScoreOptions o = to_score_options(a.scoring);
+ScoreOptions make_options(const CLI::App& cmd, const ScoreArgs& a) {
+  ScoreOptions o = apply_scoring_options(given_scoring_options(cmd));
   o.want_maps = !a.maps_dir.empty();
   return o;
 }
@@ -57,7 +56,7 @@ void print_notes(const std::string& path, const GrayImage& img, bool quiet) {
 // The run's backend and the checks that depend on it (every option takes effect or is refused).
 BackendChoice choose_checked_backend(const CLI::App& cmd, const ScoreOptions& options) {
   const BackendChoice choice = choose_backend(options.backend);
-  refuse_gpu_options_on_cpu(cmd, choice, options.precision);
+  refuse_unhonoured(given_scoring_options(cmd), choice);
   if (choice.backend == Backend::Cuda && given(cmd, "--threads"))
     throw InvalidArgument(
         "--threads sets the CPU backend's threads; this run uses the CUDA "
@@ -79,11 +78,11 @@ int run_single(const CLI::App& cmd, const ScoreArgs& a) {
     throw InvalidArgument("--out '" + a.out +
                           "' exists: pass --force to replace it, or write to another --out");
   if (!a.maps_dir.empty()) refuse_existing_maps(a.maps_dir, a.force);
-  const ScoreOptions options = make_options(a);
+  const ScoreOptions options = make_options(cmd, a);
   // With --backend auto and no GPU-only option the images' size decides: a pair the CPU
   // finishes before CUDA would start runs there, without touching CUDA (cpu_for_lone_pair).
   const bool size_decides =
-      options.backend == Backend::Auto && !gpu_option_given(cmd, options.precision);
+      options.backend == Backend::Auto && !needs_cuda(given_scoring_options(cmd));
   std::optional<BackendChoice> early_choice;
   if (!size_decides) early_choice = choose_checked_backend(cmd, options);
   std::optional<results::ResultsWriter> file;
@@ -137,7 +136,7 @@ int run_single(const CLI::App& cmd, const ScoreArgs& a) {
 constexpr std::size_t kPairsPerChunk = 4096;
 
 int run_pairs(const CLI::App& cmd, const ScoreArgs& a) {
-  const ScoreOptions options = make_options(a);
+  const ScoreOptions options = make_options(cmd, a);
   const BackendChoice choice = choose_checked_backend(cmd, options);
   // The list is checked before --out is touched: the first pass reads every row (a list of
   // unknown columns fails on its first row), matches a resumed file's rows to their lines and
@@ -318,12 +317,7 @@ Subcommand add_score_command(CLI::App& root) {
   cmd->add_flag("-q,--quiet", args->quiet, "No progress bar, notes or summary on stderr (errors "
                 "still print)")
       ->group("Output");
-  add_scoring_options(
-      *cmd, args->scoring,
-      {"GPU A5 local-statistics variant (see --list-variants)",
-       "GPU detection block-statistics variant (see --list-variants)",
-       "GPU memory this process may use on each GPU, all shapes and workers together, "
-       "e.g. 8GiB (default: the free memory)"});
+  add_scoring_options(*cmd);
   cmd->add_option("--threads", args->threads, "CPU worker threads (default: the CPUs allotted)")
       ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"))
       ->group("Scoring");

@@ -5,14 +5,12 @@
 #include <memory>
 #include <string>
 
-#include "appearance/a5_variants.h"
-#include "appearance/subband_transform.h"
 #include "common/error.h"
-#include "detection/detection.h"
 #include "mad/backends/memory_check.h"
 #include "mad/backends/memory_estimate.h"
 #include "mad/backends/pair_slot_cuda.h"
 #include "mad/backends/slot_scheduler.h"
+#include "mad/variants.h"
 
 namespace mad {
 namespace {
@@ -68,17 +66,17 @@ class CudaSlot final : public PairSlotHandle {
 template <class Real>
 class CudaSlotFactory final : public SlotFactory {
  public:
+  // The variants arrive as registry rows, picked at the front door (mad/variants.h): the slots
+  // take their registered names ("" for the subband transform's per-shape default).
   CudaSlotFactory(const ScoreOptions& options, GpuMemoryBudget budget)
       : precision_(options.precision),
-        a5_requested_(options.a5_variant),
-        det_requested_(options.det_variant),
-        transform_requested_(options.subband_transform),
-        budget_(budget) {
-    // Unknown names are refused here, before any device work (InvalidArgument).
-    detection::detection_stats_variants().resolve(det_requested_);
-    a5_name_ = appearance::a5_variants().resolve(a5_requested_);
-    appearance::subband_transforms().resolve(transform_requested_);
-  }
+        a5_name_(variant_name(VariantFamily::A5, options.a5_variant)),
+        det_name_(variant_name(VariantFamily::Detection, options.det_variant)),
+        transform_name_(options.subband_transform.is_default()
+                            ? std::string()
+                            : variant_name(VariantFamily::SubbandTransform,
+                                           options.subband_transform)),
+        budget_(budget) {}
   Backend kind() const override { return Backend::Cuda; }
   const std::string& a5_variant() const override { return a5_name_; }
   SlotCost cost(int width, int height) const override {
@@ -91,13 +89,13 @@ class CudaSlotFactory final : public SlotFactory {
   std::unique_ptr<PairSlotHandle> make(int width, int height,
                                        const PairSlotHandle* sibling) override {
     auto bank = sibling ? static_cast<const CudaSlot<Real>*>(sibling)->slot().bank() : nullptr;
-    return std::make_unique<CudaSlot<Real>>(width, height, a5_requested_, det_requested_,
-                                            std::move(bank), transform_requested_);
+    return std::make_unique<CudaSlot<Real>>(width, height, a5_name_, det_name_, std::move(bank),
+                                            transform_name_);
   }
 
  private:
   Precision precision_;
-  std::string a5_requested_, det_requested_, transform_requested_, a5_name_;
+  std::string a5_name_, det_name_, transform_name_;
   GpuMemoryBudget budget_;
 };
 

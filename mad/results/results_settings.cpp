@@ -1,5 +1,6 @@
 #include "mad/results/results_settings.h"
 
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cstdint>
@@ -11,7 +12,7 @@
 
 #include "common/error.h"
 #include "mad/results/text_file.h"
-#include "mad/variants.h"
+#include "mad/scoring_options.h"
 
 namespace mad::results {
 namespace fs = std::filesystem;
@@ -65,22 +66,45 @@ std::string absolute_text(const std::string& folder) {
 
 }  // namespace
 
+// --- The scoring options' keys and values: from their table (mad/scoring_options.h). ---
+
+namespace {
+
+// The table's option recorded under `key`, or null.
+const ScoringOption* scoring_row_of(const std::string& key) {
+  for (const ScoringOption& row : scoring_options())
+    if (key == row.settings_key) return &row;
+  return nullptr;
+}
+
+// The first scoring key kept in more_scoring whose values differ, as (option, a's, b's).
+std::optional<std::array<std::string, 3>> more_scoring_difference(const RunSettings& a,
+                                                                   const RunSettings& b) {
+  for (const ScoringOption& row : scoring_options()) {
+    if (!*row.settings_key || field_of(row.settings_key)) continue;
+    const auto value = [&](const RunSettings& s) {
+      const auto it = s.more_scoring.find(row.settings_key);
+      return it == s.more_scoring.end() ? std::string() : it->second;
+    };
+    if (value(a) != value(b)) return std::array<std::string, 3>{row.cli, value(a), value(b)};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 RunSettings run_settings(const ScoreOptions& o, Backend backend) {
-  const bool gpu = backend == Backend::Cuda;
-  // The CPU path has one precision and no variants; the CLI refuses them there. Variants are
-  // recorded by the name that runs, so "" and the default's name resume each other.
   RunSettings s;
-  s.mad_version = to_string(o.version);
-  s.input_class = to_string(o.input_class);
-  s.precision = gpu ? to_string(o.precision) : "double";
-  s.backend = to_string(backend);
-  s.a5_variant = gpu ? resolve_a5_variant(o.a5_variant) : "none";
-  s.det_variant = gpu ? resolve_detection_variant(o.det_variant) : "none";
-  s.subband_transform = !gpu                          ? "none"
-                        : o.subband_transform.empty() ? "default"
-                                                      : resolve_subband_transform_name(o.subband_transform);
+  for (const auto& [key, value] : recorded_settings(o, backend)) {
+    if (const Field* f = field_of(key))
+      s.*f->member = value;
+    else
+      s.more_scoring[key] = value;
+  }
   return s;
 }
+
+// --- end of the table's part ---
 
 void set_dataset(RunSettings& s, const std::string& layout, const std::string& folder,
                  std::size_t pairs) {
@@ -110,13 +134,17 @@ std::vector<std::pair<std::string, std::string>> setting_rows(const RunSettings&
   std::vector<std::pair<std::string, std::string>> rows;
   for (const Field& f : kFields)
     if (!f.optional || !(s.*f.member).empty()) rows.emplace_back(f.key, s.*f.member);
+  for (const auto& [key, value] : s.more_scoring) rows.emplace_back(key, value);
   return rows;
 }
 
 void set_setting(RunSettings& s, const std::string& key, const std::string& value) {
-  const Field* f = field_of(key);
-  if (!f) throw InvalidArgument("'" + key + "' is not a setting of a results file");
-  s.*f->member = value;
+  if (const Field* f = field_of(key))
+    s.*f->member = value;
+  else if (scoring_row_of(key))
+    s.more_scoring[key] = value;
+  else
+    throw InvalidArgument("'" + key + "' is not a setting of a results file");
 }
 
 void write_settings(const std::string& results_path, const RunSettings& s) {
@@ -139,13 +167,17 @@ std::optional<RunSettings> read_settings(const std::string& results_path) {
   for (std::size_t k = 1; k < lines.size(); ++k) {
     const std::string& text = lines[k].text;
     const std::size_t eq = text.find('=');
-    const Field* f = eq == std::string::npos ? nullptr : field_of(text.substr(0, eq));
-    if (f) {
-      s.*f->member = text.substr(eq + 1);
-      seen[f - kFields] = true;
-    } else if (!text.empty()) {
-      throw_at(path, lines[k].line, "unknown setting '" + text + "'");
+    bool known = false;
+    for (std::size_t i = 0; i < std::size(kFields) && eq != std::string::npos; ++i)
+      if (text.compare(0, eq, kFields[i].key) == 0 && eq == std::string(kFields[i].key).size()) {
+        s.*kFields[i].member = text.substr(eq + 1);
+        seen[i] = known = true;
+      }
+    if (!known && eq != std::string::npos && scoring_row_of(text.substr(0, eq))) {
+      s.more_scoring[text.substr(0, eq)] = text.substr(eq + 1);
+      known = true;
     }
+    if (!known && !text.empty()) throw_at(path, lines[k].line, "unknown setting '" + text + "'");
   }
   for (std::size_t i = 0; i < std::size(kFields); ++i)
     if (!seen[i] && !kFields[i].optional)
@@ -173,6 +205,11 @@ void require_same_settings(const std::string& results_path, const RunSettings& n
                             shown(now.*f.member) +
                             ": resume with the same setting, pass " + force +
                             " to replace the file, or write to another " + out);
+  if (const auto d = more_scoring_difference(*before, now))
+    throw InvalidArgument("'" + results_path + "' was made with " + (*d)[0] + " " +
+                          shown((*d)[1]) + "; this run uses " + shown((*d)[2]) +
+                          ": resume with the same setting, pass " + force +
+                          " to replace the file, or write to another " + out);
   if (now.dataset.empty()) return;
   if (before->dataset.empty())
     throw InvalidArgument("'" + results_path +
@@ -191,6 +228,7 @@ std::string first_difference(const RunSettings& a, const RunSettings& b) {
   for (const Field& f : kFields)
     if (*f.option && f.member != &RunSettings::shard && a.*f.member != b.*f.member)
       return std::string(f.option) + " " + a.*f.member + " against " + b.*f.member;
+  if (const auto d = more_scoring_difference(a, b)) return (*d)[0] + " " + (*d)[1] + " against " + (*d)[2];
   if (a.dataset != b.dataset || a.dataset_folder != b.dataset_folder ||
       a.dataset_pairs != b.dataset_pairs)
     return "the dataset " + dataset_text(a) + " against " + dataset_text(b);

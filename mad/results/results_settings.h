@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -39,6 +40,9 @@ struct RunSettings {
   // `--shard I/N`: "I/N" ("" = the whole list or dataset). `mad score --pairs` then records its
   // list as the dataset "pairs-list", so that `mad merge` can check the shards against it.
   std::string shard;
+  // Scoring options of the table (mad/scoring_options.h) whose settings key has no member
+  // above: key -> value, written, read and compared like the members.
+  std::map<std::string, std::string> more_scoring;
 };
 
 // The settings of a run of `options` on the resolved `backend`.

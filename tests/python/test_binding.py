@@ -43,7 +43,7 @@ def test_a_pair_on_two_devices_is_refused():
         return {"data": 0x1000, "typestr": "|u1", "shape": (40, 48), "strides": None,
                 "device": device, "stream": 0}
 
-    scorer = mad._mad._Scorer("cpu", 2011, "auto", "double", False, 0)
+    scorer = mad._mad._Scorer({"backend": "cpu"}, False, 0)
     with pytest.raises(ValueError, match="reference is on GPU 0 and distorted on GPU 1"):
         scorer.score(on(0), on(1))
     results, stopped = scorer.score_many(iter([(on(0), on(1), []), "refused earlier"]))
@@ -52,7 +52,7 @@ def test_a_pair_on_two_devices_is_refused():
 
 
 def test_host_and_gpu_in_one_pair_is_refused():
-    scorer = mad._mad._Scorer("cpu", 2011, "auto", "double", False, 0)
+    scorer = mad._mad._Scorer({"backend": "cpu"}, False, 0)
     gpu = {"data": 0x1000, "typestr": "|u1", "shape": (40, 48), "strides": None, "device": 0,
            "stream": 0}
     with pytest.raises(ValueError, match="both be host images or both GPU arrays"):

@@ -100,3 +100,14 @@ def test_backend_is_resolved_once_with_its_reason():
     assert (s.backend, s.backend_reason) == ("cpu", "requested")
     auto = mad.Scorer()
     assert auto.backend_reason.startswith("auto: ")
+
+
+def test_scoring_keywords_come_from_the_option_table(pair):
+    # An option the table gives no Python spelling, or none at all: TypeError naming those it has.
+    with pytest.raises(TypeError, match="unexpected keyword 'a5'.*backend, mad_version"):
+        mad.Scorer(backend="cpu", a5="a5-direct")
+    with pytest.raises(TypeError, match="mad_version takes a str or an int"):
+        mad.Scorer(backend="cpu", mad_version=2010.0)
+    # Each keyword the table has takes effect.
+    assert mad.score(*pair, backend="cpu", mad_version="2010").mad == \
+        mad.score(*pair, backend="cpu", mad_version=2010).mad != mad.score(*pair, backend="cpu").mad

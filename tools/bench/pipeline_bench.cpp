@@ -9,6 +9,7 @@
 #include "common/parallel.h"
 #include "mad/batch_scorer.h"
 #include "mad/score.h"
+#include "mad/variants.h"
 #include "tools/bench/bench_images.h"
 #include "tools/bench/cpu_timer.h"
 
@@ -31,8 +32,8 @@ PipelineBenchRow bench_gpu_single(const std::vector<BenchPair>& pairs, Precision
   ScoreOptions so;
   so.backend = Backend::Cuda;
   so.precision = p;
-  so.a5_variant = o.a5_variant;
-  so.subband_transform = o.subband_transform;
+  so.a5_variant = pick_variant(VariantFamily::A5, o.a5_variant);
+  so.subband_transform = pick_variant(VariantFamily::SubbandTransform, o.subband_transform);
   BatchScorer gpu(so);  // a batch of depth one, as mad::Scorer and `mad score REF DIST` run
   PipelineBenchRow row;
   row.backend = "cuda";
@@ -58,8 +59,8 @@ PipelineBenchRow bench_gpu_batch(const std::vector<BenchPair>& pairs, Precision 
   ScoreOptions so;
   so.backend = Backend::Cuda;
   so.precision = p;
-  so.a5_variant = o.a5_variant;
-  so.subband_transform = o.subband_transform;
+  so.a5_variant = pick_variant(VariantFamily::A5, o.a5_variant);
+  so.subband_transform = pick_variant(VariantFamily::SubbandTransform, o.subband_transform);
   BatchScorer batch(so);
   std::vector<std::shared_ptr<const GrayImage>> refs, dsts;
   for (const auto& bp : pairs) {

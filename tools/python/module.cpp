@@ -24,22 +24,6 @@
 namespace py = pybind11;
 using mad::python::PyScorer;
 
-namespace {
-
-mad::ScoreOptions make_options(const std::string& backend, int mad_version,
-                               const std::string& input_class, const std::string& precision,
-                               bool maps) {
-  mad::ScoreOptions o;
-  o.backend = mad::parse_backend(backend);
-  o.version = mad::parse_mad_version(std::to_string(mad_version));
-  o.input_class = mad::parse_input_class(input_class);
-  o.precision = mad::parse_precision(precision);
-  o.want_maps = maps;
-  return o;
-}
-
-}  // namespace
-
 PYBIND11_MODULE(_mad, m) {
   m.doc() = "MAD (Most Apparent Distortion) image quality, C++/CUDA core. Use the `mad` package.";
 
@@ -50,13 +34,11 @@ PYBIND11_MODULE(_mad, m) {
   mad::python::bind_results(m);
 
   py::class_<PyScorer>(m, "_Scorer")
-      .def(py::init([](const std::string& backend, int mad_version, const std::string& input_class,
-                       const std::string& precision, bool maps, int threads) {
-             return std::make_unique<PyScorer>(
-                 make_options(backend, mad_version, input_class, precision, maps), threads);
+      .def(py::init([](const py::dict& options, bool maps, int threads) {
+             return std::make_unique<PyScorer>(mad::python::scoring_keywords(options), maps,
+                                               threads);
            }),
-           py::arg("backend"), py::arg("mad_version"), py::arg("input_class"), py::arg("precision"),
-           py::arg("maps"), py::arg("threads"))
+           py::arg("options"), py::arg("maps"), py::arg("threads"))
       .def("score", &PyScorer::score, py::arg("ref"), py::arg("dist"))
       .def("score_many", &PyScorer::score_many, py::arg("pairs"))
       .def_property_readonly("backend",

@@ -1,9 +1,12 @@
 #include "python_words.h"
 
 #include <cctype>
-#include <cstring>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "common/error.h"
+#include "mad/scoring_options.h"
 
 namespace py = pybind11;
 
@@ -21,8 +24,14 @@ bool word_char(char c) {
 // own, older libstdc++ (numpy's wheel in the GPU machine's torch environment); imported after
 // them, std::regex's first use crashed the interpreter there.
 std::string python_words(const std::string& message) {
-  static const char* const kKeywords[] = {"backend", "precision", "input-class", "mad-version",
-                                          "threads"};
+  // The options Python takes as keywords: the scoring options' (their table), and threads.
+  static const std::vector<std::pair<std::string, std::string>> kKeywords = [] {
+    std::vector<std::pair<std::string, std::string>> k;
+    for (const ScoringOption& row : scoring_options())
+      if (*row.python) k.emplace_back(std::string(row.cli).substr(2), row.python);
+    k.emplace_back("threads", "threads");
+    return k;
+  }();
   std::string out;
   std::size_t i = 0;
   while (i < message.size()) {
@@ -30,28 +39,27 @@ std::string python_words(const std::string& message) {
     if (dashes == std::string::npos) break;
     out.append(message, i, dashes - i);
     i = dashes + 2;
-    const char* match = nullptr;
-    for (const char* k : kKeywords) {
-      const std::size_t n = std::strlen(k);
+    const std::pair<std::string, std::string>* match = nullptr;
+    for (const auto& k : kKeywords) {
+      const std::size_t n = k.first.size();
       // The whole option name: not a prefix of a longer one.
-      if (message.compare(i, n, k) == 0 && (i + n == message.size() || !word_char(message[i + n])))
-        match = k;
+      if (message.compare(i, n, k.first) == 0 &&
+          (i + n == message.size() || !word_char(message[i + n])))
+        match = &k;
     }
     if (!match) {
       out += "--";
       continue;
     }
-    std::string name = match;
-    i += name.size();
-    for (char& c : name)
-      if (c == '-') c = '_';
-    out += name + "=";
-    // Its value when one follows: a space, then letters, digits, '.' or '_'.
+    i += match->first.size();
+    out += match->second + "=";
+    // Its value when one follows: a space, then letters, digits, '.' or '_'. Numbers stay bare
+    // (mad_version=2010, threads=2), words are quoted (backend="cuda").
     std::size_t end = i + 1;
     while (end < message.size() && (word_char(message[end]) || message[end] == '.')) ++end;
     if (i < message.size() && message[i] == ' ' && end > i + 1) {
       const std::string value = message.substr(i + 1, end - i - 1);
-      const bool numeric = name == "mad_version" || name == "threads";
+      const bool numeric = value.find_first_not_of("0123456789") == std::string::npos;
       out += numeric ? value : "\"" + value + "\"";
       i = end;
     }

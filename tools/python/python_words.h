@@ -10,9 +10,10 @@
 
 namespace mad::python {
 
-// Rewrites the options Python has as keywords: "--backend cuda" -> backend="cuda",
-// "--mad-version 2010" -> mad_version=2010, "--threads 2" -> threads=2, a bare "--threads" ->
-// threads=. Options with no Python keyword (e.g. --gpu-memory-limit) are left as they are.
+// Rewrites the options Python has as keywords (the scoring options' table, mad/scoring_options.h,
+// and threads): "--backend cuda" -> backend="cuda", "--mad-version 2010" -> mad_version=2010,
+// "--threads 2" -> threads=2, a bare "--threads" -> threads=. Options with no Python keyword
+// (e.g. --gpu-memory-limit) are left as they are.
 std::string python_words(const std::string& message);
 
 // mad.Error (RuntimeError), mad.InputError and mad.InvalidArgument (ValueError), mad.GpuError

@@ -33,28 +33,12 @@ class DeviceGuard {
   int previous_;
 };
 
-// The command line's refusals of options that do nothing on the chosen backend
-// (tools/cli_options.cpp), in Python's words.
-void refuse_idle_options(const BackendChoice& choice, Precision precision, int threads) {
+// `threads` is the scorer's own (not a scoring option of the table): its range, and its refusal
+// on CUDA, where the CPU's threads do nothing.
+void refuse_idle_threads(const BackendChoice& choice, int threads) {
   if (threads < 0 || threads > 65536)
     throw InvalidArgument("threads must be between 1 and 65536 (got " + std::to_string(threads) +
                           "); leave it out to use every core");
-  if (choice.backend == Backend::Cpu && precision == Precision::Float) {
-    const std::string why = choice.requested  ? "backend=\"cpu\" was given"
-                            : choice.compiled ? "no CUDA device was found"
-                                              : "this build has no CUDA backend";
-    const std::string or_gpu = choice.requested
-                                   ? ", or pass backend=\"cuda\" on a machine with a GPU"
-                               : choice.compiled ? ", or run where a CUDA device is visible"
-                                                 : ", or use a build with the CUDA backend";
-    throw InvalidArgument(
-        "precision=\"float\" needs the CUDA backend; this scorer uses the CPU "
-        "because " +
-        why +
-        " (the CPU computes in double: drop "
-        "precision=\"float\"" +
-        or_gpu + ")");
-  }
   if (choice.backend == Backend::Cuda && threads > 0)
     throw InvalidArgument("threads=" + std::to_string(threads) +
                           " sets the CPU backend's worker threads; this scorer uses the CUDA "
@@ -66,9 +50,39 @@ void refuse_idle_options(const BackendChoice& choice, Precision precision, int t
 
 }  // namespace
 
-PyScorer::PyScorer(ScoreOptions options, int threads)
-    : options_(std::move(options)), choice_(choose_backend(options_.backend)), threads_(threads) {
-  refuse_idle_options(choice_, options_.precision, threads_);
+GivenOptions scoring_keywords(const py::dict& keywords) {
+  std::string names;  // the keywords the table has, for the message
+  for (const ScoringOption& row : scoring_options())
+    if (*row.python) names += (names.empty() ? "" : ", ") + std::string(row.python);
+  for (const auto& item : keywords) {
+    const std::string name = py::str(item.first).cast<std::string>();
+    bool known = false;
+    for (const ScoringOption& row : scoring_options()) known = known || name == row.python;
+    if (!known || name.empty())
+      throw py::type_error("unexpected keyword '" + name + "' (the scoring options are " + names +
+                           "; and maps, threads)");
+  }
+  GivenOptions given;
+  for (const ScoringOption& row : scoring_options()) {
+    if (!*row.python || !keywords.contains(row.python)) continue;
+    const py::handle value = keywords[row.python];
+    if (py::isinstance<py::bool_>(value) ||
+        !(py::isinstance<py::str>(value) || py::isinstance<py::int_>(value)))
+      throw py::type_error(std::string(row.python) + " takes a str or an int (got " +
+                           py::str(py::type::of(value).attr("__name__")).cast<std::string>() +
+                           ")");
+    given.emplace_back(&row, py::str(value).cast<std::string>());
+  }
+  return given;
+}
+
+PyScorer::PyScorer(const GivenOptions& given, bool maps, int threads)
+    : options_(apply_scoring_options(given)),
+      choice_(choose_backend(options_.backend)),
+      threads_(threads) {
+  options_.want_maps = maps;
+  refuse_unhonoured(given, choice_, "this scorer");
+  refuse_idle_threads(choice_, threads_);
   options_.backend = choice_.backend;
 }
 

@@ -14,17 +14,24 @@
 #include <vector>
 
 #include "mad/batch_scorer.h"
-#include "mad/score.h"
+#include "mad/scoring_options.h"
 #include "result_binding.h"
 
 namespace mad::python {
 
+// The scoring options given to mad.Scorer as keywords ({"precision": "float", "mad_version":
+// 2010}), checked against the table (mad/scoring_options.h): a keyword it has no Python
+// spelling for raises TypeError listing those it has; a value other than a str or an int
+// raises TypeError. Values are then checked as the command line checks them.
+GivenOptions scoring_keywords(const pybind11::dict& keywords);
+
 class PyScorer {
  public:
-  // `options.backend` may be Auto: resolved here (choose_backend). Refuses, as the command line
-  // does, options that would do nothing on that backend: precision float on the CPU, `threads`
-  // (> 0: the CPU's worker threads while this scorer runs; 0: every core) on CUDA.
-  PyScorer(ScoreOptions options, int threads);
+  // `given`: the scoring options' keywords (scoring_keywords); a backend of "auto" is resolved
+  // here (choose_backend). Refuses, as the command line does (refuse_unhonoured), options that
+  // would do nothing on that backend (precision float on the CPU), and `threads` (> 0: the
+  // CPU's worker threads while this scorer runs; 0: every core) on CUDA.
+  PyScorer(const GivenOptions& given, bool maps, int threads);
 
   Backend backend() const { return choice_.backend; }
   const std::string& backend_reason() const { return choice_.reason; }

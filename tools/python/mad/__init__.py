@@ -52,8 +52,7 @@ def _shared_scorer(**options):
         return _scorers[key]
 
 
-def score(ref, dist, *, backend="auto", mad_version=2011, input_class="auto", precision="double",
-          maps=False, threads=None, data_range=None):
+def score(ref, dist, *, maps=False, threads=None, data_range=None, **options):
     """MAD of one (reference, distorted) pair -> mad.Result (mad, hi, lo, sig, width, height,
     backend, backend_reason, precision, mad_version, input_class; hi_map/lo_map as numpy
     arrays when maps=True; to_dict() for the command line's JSON fields).
@@ -62,19 +61,16 @@ def score(ref, dist, *, backend="auto", mad_version=2011, input_class="auto", pr
     strides) or CUDA arrays (torch, CuPy: scored on their device, ordered after their stream's
     pending work, no host copy). data_range: the value of white (default 255, MAD's scale; a
     float image with maximum <= 1 raises ValueError unless it is given). Other options as in
-    mad.Scorer; the scorer behind this function is kept (per set of options), so repeated
-    calls reuse its plans.
+    mad.Scorer (backend, mad_version, input_class, precision: the scoring keywords); the scorer
+    behind this function is kept (per set of options), so repeated calls reuse its plans.
     """
-    return _shared_scorer(backend=backend, mad_version=mad_version, input_class=input_class,
-                          precision=precision, maps=maps, threads=threads).score(
-                              ref, dist, data_range=data_range)
+    return _shared_scorer(maps=maps, threads=threads, **options).score(
+        ref, dist, data_range=data_range)
 
 
-def score_batch(refs, dists=None, *, backend="auto", mad_version=2011, input_class="auto",
-                precision="double", threads=None, errors="raise", data_range=None):
+def score_batch(refs, dists=None, *, threads=None, errors="raise", data_range=None, **options):
     """MAD of many pairs -> numpy structured array (BATCH_DTYPE: mad, hi, lo, sig, width,
     height, ok, error). refs and dists, or one iterable of (ref, dist) pairs. See
     Scorer.score_batch (generators, errors=, Ctrl-C and e.rows)."""
-    return _shared_scorer(backend=backend, mad_version=mad_version, input_class=input_class,
-                          precision=precision, maps=False, threads=threads).score_batch(
-                              refs, dists, errors=errors, data_range=data_range)
+    return _shared_scorer(maps=False, threads=threads, **options).score_batch(
+        refs, dists, errors=errors, data_range=data_range)

@@ -96,24 +96,30 @@ class Scorer:
     """Scores pairs with fixed options, keeping plans warm between calls (per image shape:
     FFT plans, filter banks and device buffers on the GPU).
 
+    The scoring keywords are the command line's scoring options that have a Python spelling
+    (the table in mad/scoring_options.cpp; docs/cli.md lists them):
+
     backend: "auto" (CUDA when built and a device is present, else CPU), "cpu" or "cuda";
         resolved once, here (Scorer.backend, Scorer.backend_reason).
     mad_version: 2011 (the published scores; d_detect x 200) or 2010.
     input_class: "auto" (uint8 for 8-bit data, double otherwise), "uint8" or "double".
     precision: "double" or "float" (float needs the CUDA backend: refused on the CPU).
+
+    and the scorer's own:
+
     maps: also return map.HI and map.LO (Result.hi_map, Result.lo_map).
     threads: the CPU backend's worker threads for this scorer's work (default: every core);
         other scorers, on other threads, keep their own. Refused on CUDA.
 
-    Raises ValueError (mad.InvalidArgument) for unknown option values and for options that
-    would do nothing on the backend. Not meant for concurrent use from several threads: calls
+    Raises TypeError for an unknown keyword or a value of the wrong type, ValueError
+    (mad.InvalidArgument) for unknown option values and for options that would do nothing on
+    the backend. Not meant for concurrent use from several threads: calls
     on one Scorer are serialised.
     """
 
-    def __init__(self, *, backend="auto", mad_version=2011, input_class="auto",
-                 precision="double", maps=False, threads=None):
-        self._impl = _Scorer(backend, int(mad_version), input_class, precision, bool(maps),
-                             _threads(threads))
+    def __init__(self, *, maps=False, threads=None, **options):
+        # The C++ side checks each keyword and value against the table (TypeError, ValueError).
+        self._impl = _Scorer(options, bool(maps), _threads(threads))
         self._maps = bool(maps)
         self._lock = threading.Lock()
 
