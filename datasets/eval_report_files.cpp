@@ -42,7 +42,7 @@ void check_report_files(const std::string& out, const std::string& json, const s
   // Each file the run writes, with the option (or rule) that names it; a later one may not be
   // an earlier one.
   std::vector<std::pair<std::string, std::string>> files = {
-      {out, "the results file (--out)"}, {settings_path(out), "the results' settings record"}};
+      {out, "the results file (--out)"}, {results::settings_path(out), "the results' settings record"}};
   if (!json.empty()) files.push_back({json, "--json"});
   if (!html.empty()) files.push_back({html, "--html"});
   const std::vector<ReportSideFile> side = report_side_files(html);
