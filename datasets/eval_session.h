@@ -6,6 +6,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "datasets/dataset.h"
 #include "datasets/eval_report.h"
@@ -15,6 +16,8 @@
 namespace mad::datasets {
 
 struct EvalConfig {
+  // `backend`: the run's backend, chosen where the command starts (choose_backend).
+  explicit EvalConfig(BackendChoice backend) : runner(std::move(backend)) {}
   std::string dir;               // dataset folder
   std::string dataset = "auto";  // a DatasetKind name or "auto" (detect)
   ReadOptions read;              // manifest, score direction

@@ -128,7 +128,10 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   refuse_idle_options(cmd, a);
   if (a.threads > 0) set_thread_count(a.threads);
   if (a.make_synthetic) return make_synthetic(a);
-  datasets::EvalConfig c;
+  const ScoreOptions score = to_score_options(a.scoring);
+  const BackendChoice choice = choose_backend(score.backend);
+  refuse_backend_options(cmd, choice, score.precision);
+  datasets::EvalConfig c(choice);  // the run's one choice: the engine and scorers take it
   c.dir = a.dir;
   c.dataset = a.dataset;
   c.read.manifest = a.manifest;
@@ -145,10 +148,7 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   c.runner.workers_per_gpu = a.workers_per_gpu;
   c.runner.cpu_workers = a.cpu_workers;
   c.runner.decode_threads = static_cast<std::size_t>(a.decode_threads);
-  c.runner.score = to_score_options(a.scoring);
-  const BackendChoice choice = choose_backend(c.runner.score.backend);
-  refuse_backend_options(cmd, choice, c.runner.score.precision);
-  c.runner.backend_choice = choice;  // the run's one choice: the engine and scorers take it
+  c.runner.score = score;
   c.bootstrap.resamples = a.resamples;
   c.bootstrap.seed = a.seed;
   if (!a.shard.empty()) c.shard = datasets::parse_shard(a.shard);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "mad/batch_scorer.h"
+#include "mad/score.h"
 #include "mad/backends/memory_check.h"
 #include "mad/backends/memory_estimate.h"
 #include "tests/support/test_support.h"
@@ -37,7 +38,7 @@ FirstPair measured_first_pair(int width, int height, Precision precision) {
   ScoreOptions options;
   options.backend = Backend::Cuda;
   options.precision = precision;
-  BatchScorer scorer(options);
+  BatchScorer scorer(options, ResolvedBackend(options.backend));
   const GrayImage r = make_gray_image(ref), d = make_gray_image(dst);
   const std::size_t before = gpu_free_memory_bytes();
   scorer.score_one(r, d);  // synchronous: read-back of the sums

@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "mad/batch_scorer.h"
+#include "mad/score.h"
 #include "mad/backends/memory_estimate.h"
 #include "tests/support/test_support.h"
 
@@ -68,7 +69,7 @@ std::vector<ZooPair> zoo_pairs(std::uint32_t seed) {
 
 std::vector<BatchScorer::Finished> score_all(const std::vector<ZooPair>& pairs,
                                              ScoreOptions options) {
-  BatchScorer batch(options);
+  BatchScorer batch(options, ResolvedBackend(options.backend));
   std::vector<BatchScorer::Finished> rows;
   for (std::size_t i = 0; i < pairs.size(); ++i)
     for (auto& f : batch.submit(i, pairs[i].ref, pairs[i].dst)) rows.push_back(std::move(f));
