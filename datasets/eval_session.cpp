@@ -6,11 +6,12 @@
 #include <optional>
 #include <set>
 
+#include "common/allotment.h"
 #include "common/parallel.h"
 #include "common/time_text.h"
 #include "common/error.h"
-#include "common/text_file.h"
 #include "datasets/dataset_io.h"
+#include "datasets/eval_report_files.h"
 #include "datasets/synthetic_dataset.h"
 #include "mad/results/results_file.h"
 #include "mad/results/results_settings.h"
@@ -18,6 +19,11 @@
 
 namespace mad::datasets {
 namespace fs = std::filesystem;
+using results::FinishedRow;
+using results::ResultsLog;
+using results::ResultsWriter;
+using results::RunSettings;
+using results::ShardPlan;
 
 namespace {
 
@@ -37,9 +43,8 @@ DatasetKind choose_kind(const EvalConfig& cfg) {
 }
 
 // Resumed rows must come from the same MAD version: 2010 and 2011 scores are not comparable.
-void check_resumable(const results::ResultsLog& log, const std::string& version,
-                     const std::string& path) {
-  for (const results::FinishedRow& row : log.rows)
+void check_resumable(const ResultsLog& log, const std::string& version, const std::string& path) {
+  for (const FinishedRow& row : log.rows)
     if (row.mad_version != version)
       throw InvalidArgument("'" + path + "' holds --mad-version " + row.mad_version +
                             " scores (e.g. " + row.dist + ") but this run uses " + version +
@@ -82,17 +87,11 @@ void add_statistics(EvalReport& r, const Dataset& d, const std::vector<double>& 
   r.stats_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
-EvalReport run_evaluation(const EvalConfig& cfg) {
-  const Dataset d = read_dataset(cfg.dir, choose_kind(cfg), cfg.read);
-  // Without --out each dataset gets its own results file (results_settings.h).
-  const std::string out = cfg.out.empty()
-                              ? results::default_results_name(to_string(d.kind), cfg.dir)
-                              : cfg.out;
-  const EngineReport plan = plan_workers(cfg.runner);  // bad --gpus fails before any file changes
-  if (!cfg.shard.whole() && (!cfg.json.empty() || !cfg.html.empty()))
-    throw InvalidArgument("--json and --html write the statistics, which one shard does not "
-                          "have: give them to mad merge, which joins the shards' --out files");
-  check_report_files(out, cfg.json, cfg.html, cfg.overwrite || cfg.resume);
+namespace {
+
+// The report of a run about to start: the dataset's facts and the settings it scores with.
+EvalReport start_run_report(const EvalConfig& cfg, const Dataset& d, const std::string& out,
+                            const EngineReport& plan) {
   EvalReport r = start_report(d);
   const ScoreOptions& so = cfg.runner.score;
   r.settings = {to_string(so.version),
@@ -110,34 +109,40 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
                     : variant_name(VariantFamily::Detection, so.det_variant)};
   r.allotment = process_allotment();
   r.scoring_threads = thread_count();
-  r.decode_memory_bytes = cfg.runner.decode_memory_bytes > 0
-                                       ? cfg.runner.decode_memory_bytes
-                                       : default_decode_memory_bytes();
+  r.decode_memory_bytes = cfg.runner.decode_memory_bytes > 0 ? cfg.runner.decode_memory_bytes
+                                                             : default_decode_memory_bytes();
   for (const auto& n : d.notes) say(cfg.log, n);
+  return r;
+}
 
-  // --shard: the pairs of the other shards are skipped, and neither counted nor listed.
-  std::vector<bool> other_shard(d.entries.size(), false);
-  if (!cfg.shard.whole()) {
-    std::vector<std::string> refs;
-    for (const auto& e : d.entries) refs.push_back(e.ref);
-    const results::ShardPlan shards(refs, cfg.shard.count);
-    r.counts.entries = 0;
-    for (std::size_t i = 0; i < d.entries.size(); ++i) {
-      other_shard[i] = shards.shard_of(d.entries[i].ref) != cfg.shard.index;
-      r.counts.entries += !other_shard[i];
-    }
-    r.shard = to_string(cfg.shard);
-    double all = 0;
-    for (double p : shards.pixels()) all += p;
-    char line[160];
-    std::snprintf(line, sizeof line,
-                  "shard %s: %zu of the dataset's %zu pairs (%.3g Mpixel of %.3g)", r.shard.c_str(),
-                  r.counts.entries, d.entries.size(), shards.pixels()[cfg.shard.index - 1] / 1e6,
-                  all / 1e6);
-    say(cfg.log, line);
+// --shard: the pairs of the other shards (true), which are skipped, and neither counted nor
+// listed.
+std::vector<bool> other_shards(const EvalConfig& cfg, const Dataset& d, EvalReport& r) {
+  std::vector<bool> other(d.entries.size(), false);
+  if (cfg.shard.whole()) return other;
+  std::vector<std::string> refs;
+  for (const auto& e : d.entries) refs.push_back(e.ref);
+  const ShardPlan shards(refs, cfg.shard.count);
+  r.counts.entries = 0;
+  for (std::size_t i = 0; i < d.entries.size(); ++i) {
+    other[i] = shards.shard_of(d.entries[i].ref) != cfg.shard.index;
+    r.counts.entries += !other[i];
   }
+  r.shard = to_string(cfg.shard);
+  double all = 0;
+  for (double p : shards.pixels()) all += p;
+  char line[160];
+  std::snprintf(line, sizeof line, "shard %s: %zu of the dataset's %zu pairs (%.3g Mpixel of %.3g)",
+                r.shard.c_str(), r.counts.entries, d.entries.size(),
+                shards.pixels()[cfg.shard.index - 1] / 1e6, all / 1e6);
+  say(cfg.log, line);
+  return other;
+}
 
-  // Missing images: listed now in a count and at the end by name, and their pairs skipped.
+// The pairs not scored (true): the other shards' and those with a missing image, which are
+// listed now in a count and at the end by name.
+std::vector<bool> pairs_to_skip(const EvalConfig& cfg, const Dataset& d,
+                                const std::vector<bool>& other_shard, EvalReport& r) {
   std::vector<bool> skip = other_shard;
   std::set<std::string> seen;
   for (const auto& m : find_missing_images(d)) {
@@ -151,11 +156,13 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
     say(cfg.log, std::to_string(r.missing.size()) +
                      " image(s) missing: " + std::to_string(r.counts.skipped_missing) +
                      " pair(s) skipped (listed at the end)");
+  return skip;
+}
 
-  std::error_code ec;
-  results::ResultsLog previous;
-  std::optional<results::ResultsWriter> writer;
-  results::RunSettings settings = results::run_settings(cfg.runner.score, plan.backend);
+// The run's settings record: the scoring settings, the dataset, its manifest and direction, the
+// shard.
+RunSettings eval_settings(const EvalConfig& cfg, const Dataset& d, const EngineReport& plan) {
+  RunSettings settings = results::run_settings(cfg.runner.score, plan.backend);
   results::set_dataset(settings, to_string(d.kind), cfg.dir, d.entries.size());
   if (!cfg.read.manifest.empty())
     settings.dataset_manifest = fs::absolute(cfg.read.manifest).lexically_normal().string();
@@ -163,30 +170,45 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
     settings.dataset_direction =
         *cfg.read.higher_is_better ? "higher-is-better" : "lower-is-better";
   settings.shard = to_string(cfg.shard);
-  if (r.synthetic) settings.dataset_scores = "invented";
+  if (is_synthetic_dataset(d.root)) settings.dataset_scores = "invented";
+  return settings;
+}
+
+// The results file, resumed (its finished rows into `previous`) or created, with its settings.
+ResultsWriter open_results(const EvalConfig& cfg, const std::string& out,
+                           const RunSettings& settings, const EvalReport& r,
+                           ResultsLog& previous) {
+  std::error_code ec;
+  std::optional<ResultsWriter> writer;
   if (cfg.resume && fs::exists(out, ec)) {
     previous = results::read_results_file(out);
     if (!previous.rows.empty()) results::require_same_settings(out, settings);
     check_resumable(previous, r.settings.mad_version, out);
-    writer.emplace(results::ResultsWriter::resume(out, previous));
+    writer.emplace(ResultsWriter::resume(out, previous));
     if (previous.dropped_partial_line)
       say(cfg.log, "dropped a partly written last line of " + out);
     if (previous.failed_rows)
       say(cfg.log,
           "retrying " + std::to_string(previous.failed_rows) + " pair(s) that failed before");
   } else {
-    writer.emplace(results::ResultsWriter::create(out, cfg.overwrite));
+    writer.emplace(ResultsWriter::create(out, cfg.overwrite));
   }
   results::write_settings(out, settings);
   if (cfg.on_results_file) cfg.on_results_file(out);
+  return std::move(*writer);
+}
 
-  const std::size_t n = d.entries.size();
-  std::vector<double> mad(n, std::nan(""));
+// The pairs left to score, grouped by reference; those finished before get their score in
+// `mad`. At most --limit of them (the rest counted as not run).
+std::vector<PairJob> jobs_to_score(const EvalConfig& cfg, const Dataset& d,
+                                   const std::vector<bool>& skip, const ResultsLog& previous,
+                                   const std::string& out, std::vector<double>& mad,
+                                   EvalReport& r) {
   std::vector<PairJob> jobs;
   for (std::size_t i : order_by_reference(d.entries)) {
     if (skip[i]) continue;
     const auto& e = d.entries[i];
-    if (const results::FinishedRow* done = previous.find({e.ref_name, e.dist_name})) {
+    if (const FinishedRow* done = previous.find({e.ref_name, e.dist_name})) {
       mad[i] = done->mad;
       ++r.counts.finished_before;
     } else {
@@ -205,15 +227,21 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
     r.counts.not_run = jobs.size() - cfg.limit;
     jobs.resize(cfg.limit);
   }
+  return jobs;
+}
 
+// Scores `jobs` on the engine, writing each row as it comes (flushed: nothing lost on an
+// interrupt) and its score into `mad`; the run's figures go into the report.
+void score_jobs(const EvalConfig& cfg, const Dataset& d, const std::vector<PairJob>& jobs,
+                const EngineReport& plan, ResultsWriter& writer, std::vector<double>& mad,
+                EvalReport& r) {
   EngineOptions engine = cfg.runner;
   engine.progress = cfg.log;
   engine.non_finite_fails = true;  // a non-finite MAD would poison the statistics and --resume
   const EngineReport run = score_pairs(jobs, engine, [&](const PairOutcome& o) {
     const DatasetEntry& e = d.entries[o.id];
-    // Flushed: nothing is lost on an interruption.
-    writer->write(results::eval_csv_row(e.ref_name, e.dist_name, o.result, o.error,
-                                        plan.backend_reason, {e.subjective, e.type, e.level}));
+    writer.write(results::eval_csv_row(e.ref_name, e.dist_name, o.result, o.error,
+                                       plan.backend_reason, {e.subjective, e.type, e.level}));
     if (o.result) {
       mad[o.id] = o.result->mad;
       if (r.settings.a5_variant.empty()) r.settings.a5_variant = o.result->a5_variant;
@@ -235,6 +263,28 @@ EvalReport run_evaluation(const EvalConfig& cfg) {
     r.worker_timing.push_back(
         {t.pairs, t.first_seconds, t.last_seconds, t.steady_pairs_per_second()});
   r.settings.devices = run.devices;
+}
+
+}  // namespace
+
+EvalReport run_evaluation(const EvalConfig& cfg) {
+  const Dataset d = read_dataset(cfg.dir, choose_kind(cfg), cfg.read);
+  // Without --out each dataset gets its own results file (results_settings.h).
+  const std::string out = cfg.out.empty()
+                              ? results::default_results_name(to_string(d.kind), cfg.dir)
+                              : cfg.out;
+  const EngineReport plan = plan_workers(cfg.runner);  // bad --gpus fails before any file changes
+  if (!cfg.shard.whole() && (!cfg.json.empty() || !cfg.html.empty()))
+    throw InvalidArgument("--json and --html write the statistics, which one shard does not "
+                          "have: give them to mad merge, which joins the shards' --out files");
+  check_report_files(out, cfg.json, cfg.html, cfg.overwrite || cfg.resume);
+  EvalReport r = start_run_report(cfg, d, out, plan);
+  const std::vector<bool> skip = pairs_to_skip(cfg, d, other_shards(cfg, d, r), r);
+  ResultsLog previous;
+  ResultsWriter writer = open_results(cfg, out, eval_settings(cfg, d, plan), r, previous);
+  std::vector<double> mad(d.entries.size(), std::nan(""));
+  const std::vector<PairJob> jobs = jobs_to_score(cfg, d, skip, previous, out, mad, r);
+  score_jobs(cfg, d, jobs, plan, writer, mad, r);
 
   if (cfg.shard.whole()) add_statistics(r, d, mad, cfg.bootstrap);
   write_report_files(r, cfg.json, cfg.html, cfg.log);

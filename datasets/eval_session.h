@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
 
 #include "datasets/dataset.h"
 #include "datasets/eval_report.h"
@@ -17,6 +18,8 @@
 namespace mad::datasets {
 
 struct EvalConfig {
+  // `backend`: the run's backend, chosen where the command starts (choose_backend).
+  explicit EvalConfig(BackendChoice backend) : runner(std::move(backend)) {}
   std::string dir;               // dataset folder
   std::string dataset = "auto";  // a DatasetKind name or "auto" (detect)
   ReadOptions read;              // manifest, score direction

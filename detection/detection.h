@@ -1,6 +1,6 @@
 // The detection stage ("hi_index", spec §3), its CPU form (detect_cpu, detection_cpu.cpp) and
-// the CUDA form as seen from CPU-only code (detect_cuda, detection_cuda.cu; the device-level API
-// is detection/detection_stage_cuda.h). No CUDA types cross this header.
+// what CPU-only code sees of the CUDA form (its variants; the device-level API is
+// detection/detection_stage_cuda.h). No CUDA types cross this header.
 //
 // The stage: luminance -> CSF -> block statistics -> visibility mask -> x local MSE -> crop ->
 // RMS = d_detect (April-2010 scaling, i.e. WITHOUT the 2011 factor of 200, which mad::combine
@@ -29,8 +29,6 @@ DetectionResult detect_cpu(ImageView<const double> ref, ImageView<const double> 
 class DetectionWorkspaceCpu;
 DetectionResult detect_cpu(ImageView<const double> ref, ImageView<const double> dst,
                            bool uint8_luminance, bool want_map, DetectionWorkspaceCpu& workspace);
-
-enum class CudaPrecision { kDouble, kFloat };  // faithful mode / fast mode
 
 namespace gpu {
 
@@ -67,16 +65,5 @@ const VariantRegistry<gpu::BlockStatsLaunches>& detection_stats_variants();
 
 // d_detect (unscaled, spec §3.8) from the device's Σ η² over the crop: sqrt(sum / (M-33)(N-33)).
 double d_detect_from_sum_sq(double sum_sq, int width, int height);
-
-// The whole detection stage on the GPU for one pair, synchronously: uploads both images (as
-// Real), builds a stage for the shape, runs it on a private stream and reads back d_detect and,
-// when want_map, map.HI. The counterpart of detect_cpu (same arguments and meaning), for tests
-// and one-off use; pipelines keep a DetectionStageCuda per shape instead. Throws
-// InvalidArgument for mismatched or too small images or an unknown variant, GpuError for
-// CUDA failures.
-DetectionResult detect_cuda(ImageView<const double> ref, ImageView<const double> dst,
-                            bool uint8_luminance, bool want_map,
-                            CudaPrecision precision = CudaPrecision::kDouble,
-                            const std::string& stats_variant = "");
 
 }  // namespace mad::detection

@@ -1,4 +1,5 @@
 // detect_cpu: the whole detection stage on the CPU, one spec step per call (spec §3).
+#include <cmath>
 #include <memory>
 #include <string>
 #include <utility>
@@ -65,6 +66,11 @@ DetectionResult detect_cpu(ImageView<const double> ref, ImageView<const double> 
   // plane is reset: the next pair of the shape allocates a new one).
   if (want_map) result.map = std::exchange(ws.map, Image<double>());
   return result;
+}
+
+// Host arithmetic shared with the CUDA form, which reads the sum back (every build has it).
+double d_detect_from_sum_sq(double sum_sq, int width, int height) {
+  return std::sqrt(sum_sq / static_cast<double>(BlockGrid(width, height).crop_count()));
 }
 
 }  // namespace mad::detection

@@ -10,21 +10,6 @@
 
 namespace mad::kernels {
 
-const char* backend_name(Backend backend) {
-  switch (backend) {
-    case Backend::Auto: return "auto";
-    case Backend::Cpu: return "cpu";
-    case Backend::Cuda: return "cuda";
-  }
-  throw InvalidArgument("unknown backend");
-}
-
-Backend parse_backend(const std::string& name) {
-  for (Backend b : {Backend::Auto, Backend::Cpu, Backend::Cuda})
-    if (name == backend_name(b)) return b;
-  throw InvalidArgument("unknown backend '" + name + "' (expected auto, cpu or cuda)");
-}
-
 Backend resolve_backend(Backend backend) {
   if (backend != Backend::Auto) return backend;
   return gpu_device_available() ? Backend::Cuda : Backend::Cpu;

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "common/compute_target.h"
 #include "common/image_io.h"
 #include "kernels/histogram.h"
 #include "kernels/kernel_chain.h"
@@ -16,11 +17,7 @@
 
 namespace mad::kernels {
 
-enum class Backend { Auto, Cpu, Cuda };
-const char* backend_name(Backend backend);
-// "auto", "cpu" or "cuda"; anything else throws InvalidArgument.
-Backend parse_backend(const std::string& name);
-// Auto becomes Cuda when the CUDA backend is compiled and a device is usable, else Cpu.
+// Backend and its names: common/compute_target.h. Auto becomes Cuda when the CUDA backend is compiled and a device is usable, else Cpu.
 Backend resolve_backend(Backend backend);
 
 // What the command line said, before any validation.

@@ -57,8 +57,13 @@ ScoreResult assemble_score(const PairSetup& pair, StageOutputs out, const ScoreO
   return r;
 }
 
-ScoreOptions resolved(ScoreOptions options) {
-  if (options.backend == Backend::Auto) options.backend = choose_backend(Backend::Auto).backend;
+// The options a scorer on `backend` runs with: the request it resolved, now named.
+ScoreOptions on_backend(ScoreOptions options, ResolvedBackend backend) {
+  if (options.backend != Backend::Auto && options.backend != backend.kind())
+    throw InvalidArgument("the options ask for the " + to_string(options.backend) +
+                          " backend but the scorer was given the " + to_string(backend.kind()) +
+                          " backend");
+  options.backend = backend;
   return options;
 }
 
@@ -71,8 +76,9 @@ void fail(BatchScorer::Finished& f, const Error& err) {
 
 }  // namespace
 
-BatchScorer::BatchScorer(ScoreOptions options)
-    : options_(resolved(std::move(options))), backend_(make_backend(options_)) {}
+BatchScorer::BatchScorer(ScoreOptions options, ResolvedBackend backend)
+    : options_(on_backend(std::move(options), backend)),
+      backend_(make_backend(backend, options_)) {}
 
 BatchScorer::BatchScorer(ScoreOptions options, std::unique_ptr<PairBackend> backend)
     : options_(std::move(options)), backend_(std::move(backend)) {

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/image_io.h"
+#include "mad/backend_choice.h"
 #include "mad/device_image.h"
 #include "mad/result.h"
 
@@ -38,10 +39,12 @@ class BatchScorer {
     std::exception_ptr failure;  // the exception behind `error` (null for submit_failed)
   };
 
-  // `options.backend` names the backend. Auto is resolved here (choose_backend), for callers
-  // that score on their own (Python); runs that resolve it themselves pass Cpu or Cuda.
-  explicit BatchScorer(ScoreOptions options);
-  // On a backend made elsewhere (tests drive the scheduler with a fake one).
+  // On `backend`, resolved where the run started (a front door: mad::Scorer, the commands, the
+  // Python scorer); this scorer chooses nothing. Throws InvalidArgument when options.backend
+  // names the other backend (Auto, the request that was resolved, is fine).
+  BatchScorer(ScoreOptions options, ResolvedBackend backend);
+  // On a backend made elsewhere (the engine's workers, tests driving the scheduler with a fake
+  // one); options.backend becomes its kind.
   BatchScorer(ScoreOptions options, std::unique_ptr<PairBackend> backend);
   // Finishes the pairs in flight (their results are dropped), then releases the backend before
   // the images and page-locked copies the device may still be reading.

@@ -18,16 +18,6 @@ std::string to_string(InputClass c) {
     default: return "auto";
   }
 }
-std::string to_string(Backend b) {
-  switch (b) {
-    case Backend::Cpu: return "cpu";
-    case Backend::Cuda: return "cuda";
-    default: return "auto";
-  }
-}
-std::string to_string(Precision p) {
-  return p == Precision::Double ? "double" : "float";
-}
 
 namespace {
 
@@ -53,12 +43,6 @@ MadVersion parse_mad_version(const std::string& s) {
 }
 InputClass parse_input_class(const std::string& s) {
   return parse_by_name(s, {InputClass::Auto, InputClass::Uint8, InputClass::Double}, "input class");
-}
-Backend parse_backend(const std::string& s) {
-  return parse_by_name(s, {Backend::Auto, Backend::Cpu, Backend::Cuda}, "backend");
-}
-Precision parse_precision(const std::string& s) {
-  return parse_by_name(s, {Precision::Double, Precision::Float}, "precision");
 }
 
 double detect_scale(MadVersion v) {

@@ -4,14 +4,15 @@
 #include <cstddef>
 #include <string>
 
+#include "common/compute_target.h"
+
 namespace mad {
 
 // Which release's combination to reproduce. V2011 multiplies d_detect by 200 (spec §0).
 enum class MadVersion { V2011, V2010 };
 // How the luminance step treats 8-bit input (spec §2): Uint8 maps 255 like 254.
 enum class InputClass { Auto, Uint8, Double };
-enum class Backend { Auto, Cpu, Cuda };
-enum class Precision { Double, Float };
+// Backend and Precision, with their names and parsers: common/compute_target.h.
 
 // A GPU kernel variant: the index of a row of its registry (common/variant_registry.h), picked
 // once where the options are read (mad/scoring_options.h, mad/variants.h) so that nothing below
@@ -45,13 +46,9 @@ struct ScoreOptions {
 
 std::string to_string(MadVersion v);
 std::string to_string(InputClass c);
-std::string to_string(Backend b);
-std::string to_string(Precision p);
 // Parsers throw InvalidArgument listing the accepted values.
 MadVersion parse_mad_version(const std::string& s);
 InputClass parse_input_class(const std::string& s);
-Backend parse_backend(const std::string& s);
-Precision parse_precision(const std::string& s);
 
 // Factor applied to d_detect inside the combination: 200 for 2011, 1 for April 2010.
 double detect_scale(MadVersion v);

@@ -1,13 +1,9 @@
 #include "mad/score.h"
 
-#include <algorithm>
-#include <atomic>
-#include <cstdio>
 #include <string>
 
 #include "common/block_grid.h"
 #include "common/error.h"
-#include "common/gpu_info.h"
 #include "mad/batch_scorer.h"
 
 namespace mad {
@@ -43,66 +39,20 @@ InputClass resolve_input_class(const GrayImage& ref, const GrayImage& dst, Input
   return resolve_input_class(ref.bit_depth, dst.bit_depth, requested);
 }
 
-Backend resolve_backend(Backend requested) {
-  return choose_backend(requested).backend;
+namespace {
+
+// The scorer's backend: the one named, or the one choose_backend picks for Auto.
+ResolvedBackend resolved_for_scorer(Backend requested) {
+  return requested == Backend::Auto ? choose_backend(requested).backend
+                                    : ResolvedBackend(requested);
 }
 
-namespace {
-std::atomic<std::size_t> backend_choices{0};
 }  // namespace
 
-std::size_t backend_choices_made() {
-  return backend_choices.load();
+Scorer::Scorer(ScoreOptions options) {
+  const ResolvedBackend backend = resolved_for_scorer(options.backend);
+  batch_ = std::make_unique<BatchScorer>(std::move(options), backend);
 }
-
-BackendChoice choose_backend(Backend requested) {
-  ++backend_choices;
-  BackendChoice c;
-  c.compiled = gpu_backend_compiled();
-  c.requested = requested != Backend::Auto;
-  if (requested == Backend::Cpu) {
-    c.reason = "requested";
-    return c;
-  }
-  const bool gpu = c.compiled && gpu_device_available();
-  if (requested == Backend::Cuda && !gpu)
-    throw GpuError(c.compiled
-                       ? "--backend cuda: no CUDA device is available"
-                       : "--backend cuda: this build has no CUDA backend (CUDA toolkit not found "
-                         "at configure time)");
-  c.backend = gpu ? Backend::Cuda : Backend::Cpu;
-  if (c.requested)
-    c.reason = "requested";
-  else if (gpu)
-    c.reason = "auto: CUDA device found (" + gpu_device_description() + ")";
-  else
-    c.reason = c.compiled ? "auto: no CUDA device" : "auto: built without CUDA";
-  return c;
-}
-
-double estimated_cpu_seconds(int width, int height, int threads) {
-  constexpr double kSecondsPerPixel = 1.2e-6;  // one thread (H100 host: 309 ms for 512x512)
-  constexpr double kGainPerThread = 0.29;      // 16 threads: 57 ms, a 5.4x speed-up
-  const double speedup = 1.0 + kGainPerThread * (std::max(threads, 1) - 1);
-  return static_cast<double>(width) * height * kSecondsPerPixel / speedup;
-}
-
-std::optional<BackendChoice> cpu_for_lone_pair(int width, int height, int threads) {
-  if (!gpu_backend_compiled()) return std::nullopt;
-  const double seconds = estimated_cpu_seconds(width, height, threads);
-  if (seconds >= kLonePairCpuSeconds) return std::nullopt;
-  BackendChoice c;
-  c.backend = Backend::Cpu;
-  c.compiled = true;
-  char estimate[32];
-  std::snprintf(estimate, sizeof estimate, "%.2g", seconds);
-  c.reason = "auto: one " + std::to_string(width) + "x" + std::to_string(height) +
-             " pair, which the CPU (" + std::to_string(threads) + " threads, about " + estimate +
-             " s) finishes before CUDA would start; --backend cuda uses the GPU";
-  return c;
-}
-
-Scorer::Scorer(ScoreOptions options) : batch_(std::make_unique<BatchScorer>(std::move(options))) {}
 Scorer::~Scorer() = default;
 Scorer::Scorer(Scorer&&) noexcept = default;
 Scorer& Scorer::operator=(Scorer&&) noexcept = default;

@@ -110,7 +110,11 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   refuse_idle_options(cmd, a);
   if (a.threads > 0) set_thread_count(a.threads);
   if (a.make_synthetic) return make_synthetic(a);
-  datasets::EvalConfig c;
+  const GivenOptions given = given_scoring_options(cmd);
+  const ScoreOptions score = apply_scoring_options(given);
+  const BackendChoice choice = choose_backend(score.backend);
+  refuse_unhonoured(given, choice);  // every option takes effect or is refused
+  datasets::EvalConfig c(choice);  // the run's one choice: the engine and scorers take it
   c.dir = a.dir;
   c.dataset = a.dataset;
   c.read.manifest = a.manifest;
@@ -127,11 +131,7 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   c.runner.workers_per_gpu = a.workers_per_gpu;
   c.runner.cpu_workers = a.cpu_workers;
   c.runner.decode_threads = static_cast<std::size_t>(a.decode_threads);
-  const GivenOptions given = given_scoring_options(cmd);
-  c.runner.score = apply_scoring_options(given);
-  const BackendChoice choice = choose_backend(c.runner.score.backend);
-  refuse_unhonoured(given, choice);  // every option takes effect or is refused
-  c.runner.backend_choice = choice;  // the run's one choice: the engine and scorers take it
+  c.runner.score = score;
   c.bootstrap.resamples = a.resamples;
   c.bootstrap.seed = a.seed;
   if (!a.shard.empty()) c.shard = results::parse_shard(a.shard);

@@ -56,7 +56,7 @@ int run_kernel_command(const KernelCliState& state) {
     j["width"] = out.width;
     j["height"] = out.height;
     j["input_channels"] = out.input_channels;
-    j["backend"] = kernels::backend_name(out.backend);
+    j["backend"] = to_string(out.backend);
     j["variant"] = out.variant;
     j["seconds"] = out.seconds;
     j["notes"] = out.notes;

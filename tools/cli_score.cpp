@@ -183,10 +183,8 @@ int run_pairs(const CLI::App& cmd, const ScoreArgs& a) {
   report_interrupts(a.out, !a.json);  // CSV's first line is its header; JSON Lines have none
   results::PairsListReader list(list_path);
 
-  EngineOptions engine;
+  EngineOptions engine(choice);  // chosen once for the run, above
   engine.score = options;
-  engine.score.backend = choice.backend;
-  engine.backend_choice = choice;  // chosen once for the run, above
   // One worker on the current GPU (or the CPU); rows come back in list order and each is
   // written and flushed at once, so an interrupted run keeps every finished row.
   engine.gpus = choice.backend == Backend::Cuda ? 1 : 0;

@@ -1,8 +1,8 @@
 // The CPU backend behind the scoring seam (mad/backends/pair_backend.h): the reference implementation of
 // both stages, one pair at a time, computed as it is submitted (each stage spreads itself over
 // every core). Like a GPU slot, it keeps its work space (planes, spectra, FFT copies, per-thread
-// scratch) across pairs of one shape (common/workspace_cpu.h says why). Also pair_input() and
-// make_backend(), the seam's CUDA-free helpers.
+// scratch) across pairs of one shape (common/workspace_cpu.h says why). Also pair_input(), the
+// seam's CUDA-free helper.
 #include <deque>
 #include <optional>
 #include <utility>
@@ -88,18 +88,6 @@ class CpuBackend final : public PairBackend {
 
 std::unique_ptr<PairBackend> make_cpu_backend(const ScoreOptions& options) {
   return std::make_unique<CpuBackend>(options);
-}
-
-std::unique_ptr<PairBackend> make_backend(const ScoreOptions& options) {
-  switch (options.backend) {
-    case Backend::Cpu:
-      return make_cpu_backend(options);
-    case Backend::Cuda:
-      return make_cuda_backend(options);
-    case Backend::Auto:
-      break;
-  }
-  throw InternalError("make_backend: the backend must be resolved first (choose_backend)");
 }
 
 PairInput pair_input(const GrayImage& image) {

@@ -9,11 +9,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
 #include "common/image.h"
 #include "common/image_io.h"
+#include "mad/backend_choice.h"
 #include "mad/device_image.h"
 #include "mad/options.h"
 
@@ -100,10 +102,41 @@ class PairBackend {
   virtual std::size_t device_bytes() const = 0;
 };
 
-// The backend `options.backend` names (Cpu or Cuda; Auto is resolved by the caller, once per
-// run: mad::choose_backend). Throws GpuError for Cuda in a build without it or without a device,
-// InvalidArgument for unknown variant names and for Auto.
-std::unique_ptr<PairBackend> make_backend(const ScoreOptions& options);
+// What a backend asks of whoever feeds it many pairs, known before one is made: the engine
+// (mad/engine/) plans its workers, its decoding and its copies from these, never from which
+// backend it is.
+struct BackendTraits {
+  // Its work runs on devices: one worker per device used (or --workers-per-gpu of them), each
+  // binding its thread to its device before it makes its scorer, and a device's memory budget
+  // shared by its workers. Off: --cpu-workers workers on the host.
+  bool uses_devices = false;
+  // It takes 8-bit images as their samples (colour, or a gray file's uint8 plane alone) and
+  // converts them itself; the decoder then makes no double plane. Off: it reads double planes.
+  bool takes_8bit_samples = false;
+  // It copies distorted colour samples from page-locked host memory without a staging copy on
+  // the scoring thread, so the decoding threads make such copies (mad/engine/pinned_copies.h).
+  bool reads_page_locked_copies = false;
+  // Its scoring thread spins while it waits for the device (CUDA's default), holding a core
+  // the decoding threads then leave free.
+  bool holds_core_while_waiting = false;
+};
+
+// A backend as the engine takes it: what it is, its traits and how to make one (for each
+// worker, with that worker's options). Tests make their own with fake backends.
+struct BackendMaker {
+  ResolvedBackend backend;
+  BackendTraits traits;
+  std::function<std::unique_ptr<PairBackend>(const ScoreOptions&)> make;
+};
+
+// The traits of the backend make_backend makes.
+BackendTraits backend_traits(ResolvedBackend backend);
+// The backend named (Auto cannot reach here: it is resolved once per run, mad::choose_backend).
+// Throws GpuError for Cuda in a build without it or without a device, InvalidArgument for
+// unknown variant names. options.backend is not read.
+std::unique_ptr<PairBackend> make_backend(ResolvedBackend backend, const ScoreOptions& options);
+// backend_traits and make_backend together.
+BackendMaker backend_maker(ResolvedBackend backend);
 
 // The two implementations, for make_backend and tests.
 std::unique_ptr<PairBackend> make_cpu_backend(const ScoreOptions& options);

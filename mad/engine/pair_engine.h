@@ -11,8 +11,8 @@
 #include <cstddef>
 #include <cstdio>
 #include <functional>
-#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "common/progress_bar.h"
@@ -28,10 +28,11 @@ struct PairJob {
 };
 
 struct EngineOptions {
-  ScoreOptions score;
-  // The run's backend, chosen once where the command starts (choose_backend); empty: chosen
-  // here from score.backend.
-  std::optional<BackendChoice> backend_choice;
+  // The run's backend, chosen once where the command starts (choose_backend): the engine and
+  // its scorers choose nothing again.
+  explicit EngineOptions(BackendChoice choice) : backend_choice(std::move(choice)) {}
+  BackendChoice backend_choice;
+  ScoreOptions score;  // score.backend is not read: backend_choice is the run's backend
   int gpus = 0;        // CUDA devices used: 0 = every visible device
   // CUDA backend: workers sharing each device, each with its own scorer, slots and host
   // thread. With more than one, a pair's host work (staging, launching, collecting,
@@ -110,9 +111,9 @@ struct EngineReport {
   std::vector<WorkerTiming> worker_timing;  // one per worker
 };
 
-// The resolved backend and worker count for `options` (throws GpuError when --gpus asks for
-// more devices than are visible, InvalidArgument for --gpus with the CPU backend or a
-// cpu_workers below 1).
+// The backend and worker count for `options` (throws GpuError when --gpus asks for more devices
+// than are visible, InvalidArgument for --gpus or --workers-per-gpu on a backend without
+// devices, or a cpu_workers below 1).
 EngineReport plan_workers(const EngineOptions& options);
 
 // 1/16 of the process's memory (the host's, or its cgroup's memory.max where that is lower:

@@ -1,7 +1,9 @@
 // Page-locked copies of decoded colour samples, made on the decoding threads so that the GPU
 // copies a distorted image straight from them: the scoring thread no longer copies each image
 // into its slot's staging (55 us a 512x384 RGB image on the H100 host, a quarter of that
-// thread's work per pair in a KADID-shaped `mad eval`, issue #12 goal 4). CUDA builds only.
+// thread's work per pair in a KADID-shaped `mad eval`, issue #12 goal 4). Made for backends that
+// read such copies (BackendTraits::reads_page_locked_copies); without CUDA, attach does nothing
+// (pinned_copies_unavailable.cpp).
 #pragma once
 
 #include <cstddef>

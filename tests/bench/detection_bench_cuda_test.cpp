@@ -14,8 +14,8 @@ namespace {
 
 TEST(DetectionBenchCuda, ReportsEveryVariantAndTheStage) {
   MAD_REQUIRE_GPU();
-  for (detection::CudaPrecision precision :
-       {detection::CudaPrecision::kDouble, detection::CudaPrecision::kFloat}) {
+  for (Precision precision :
+       {Precision::Double, Precision::Float}) {
     DetectionBenchOptions o;
     o.width = 64;
     o.height = 48;

@@ -26,8 +26,7 @@ std::vector<PairJob> jobs_of(const Dataset& d) {
 
 std::map<std::size_t, double> run(const std::vector<PairJob>& jobs, int workers, int* max_parallel,
                                   std::map<std::size_t, std::string>* errors = nullptr) {
-  EngineOptions o;
-  o.score.backend = Backend::Cpu;
+  EngineOptions o(choose_backend(Backend::Cpu));
   o.cpu_workers = workers;
   std::map<std::size_t, double> mad;
   std::atomic<int> inside{0};
@@ -71,8 +70,7 @@ TEST(EvalPairEngine, DecodeErrorsAreReportedPerPairAndTheRunGoesOn) {
 TEST(EvalPairEngine, ShouldStopEndsTheRunEarly) {
   const test::TinyDatasets data("runner_stop");
   const auto jobs = jobs_of(read_dataset(data.path("kadid10k"), DatasetKind::Kadid10k));
-  EngineOptions o;
-  o.score.backend = Backend::Cpu;
+  EngineOptions o(choose_backend(Backend::Cpu));
   std::size_t done = 0;
   const EngineReport r = score_pairs(
       jobs, o, [&](const PairOutcome&) { ++done; }, [&] { return done >= 3; });
@@ -81,8 +79,7 @@ TEST(EvalPairEngine, ShouldStopEndsTheRunEarly) {
 }
 
 TEST(EvalPairEngine, WorkerPlansFollowTheBackend) {
-  EngineOptions o;
-  o.score.backend = Backend::Cpu;
+  EngineOptions o(choose_backend(Backend::Cpu));
   o.gpus = 1;
   EXPECT_THROW(plan_workers(o), InvalidArgument);
   o.gpus = 0;
@@ -92,15 +89,14 @@ TEST(EvalPairEngine, WorkerPlansFollowTheBackend) {
   EXPECT_EQ(plan_workers(o).workers, 2);
   EXPECT_EQ(plan_workers(o).devices.size(), 2u);
   if (gpu_count() == 0) {
-    o.score.backend = Backend::Cuda;  // no device: the GPU backend cannot be had
-    EXPECT_THROW(plan_workers(o), GpuError);
+    EXPECT_THROW(choose_backend(Backend::Cuda), GpuError);  // no device: no GPU backend
     EXPECT_THROW(select_gpu(0), GpuError);
   } else {
-    o.score.backend = Backend::Cuda;
-    o.gpus = gpu_count() + 1;
-    EXPECT_THROW(plan_workers(o), GpuError);
-    o.gpus = 0;
-    EXPECT_EQ(plan_workers(o).workers, gpu_count());
+    EngineOptions g(choose_backend(Backend::Cuda));
+    g.gpus = gpu_count() + 1;
+    EXPECT_THROW(plan_workers(g), GpuError);
+    g.gpus = 0;
+    EXPECT_EQ(plan_workers(g).workers, gpu_count());
   }
 }
 

@@ -36,10 +36,9 @@ class EvalSession : public ::testing::Test {
  protected:
   EvalSession() : data_("session") {}
   EvalConfig config(const std::string& dataset_dir) const {
-    EvalConfig c;
+    EvalConfig c(choose_backend(Backend::Cpu));
     c.dir = data_.path(dataset_dir);
     c.out = data_.path("results.csv");
-    c.runner.score.backend = Backend::Cpu;
     c.bootstrap.resamples = 100;  // the statistics are tested elsewhere; keep runs short
     c.log = nullptr;
     return c;

@@ -15,7 +15,7 @@
 
 #include "common/error.h"
 #include "detection/detection.h"
-#include "detection/detection.h"
+#include "tests/detection/detect_cuda.h"
 #include "tests/detection/detection_cuda_test_util.h"
 #include "tests/support/test_support.h"
 
@@ -82,7 +82,7 @@ const std::vector<PairCase>& pair_cases() {
 // each result to `check(case, cpu, gpu)`, traced with the case and variant names. A fatal
 // failure in `check` ends the whole run, as an ASSERT in the test body would.
 template <class Check>
-void for_each_case_and_variant(CudaPrecision precision, Check check) {
+void for_each_case_and_variant(Precision precision, Check check) {
   for (const auto& c : pair_cases()) {
     const DetectionResult cpu = detect_cpu(c.ref.cview(), c.dst.cview(), c.uint8, true);
     for (const auto& v : detection_stats_variants().infos()) {
@@ -98,7 +98,7 @@ void for_each_case_and_variant(CudaPrecision precision, Check check) {
 TEST(DetectionStageCuda, DoubleMatchesCpuAndOriginal) {
   MAD_REQUIRE_GPU();
   for_each_case_and_variant(
-      CudaPrecision::kDouble,
+      Precision::Double,
       [](const PairCase& c, const DetectionResult& cpu, const DetectionResult& gpu) {
         EXPECT_LE(test::rel_err(gpu.d_detect, cpu.d_detect), kScoreRel.f64)
             << gpu.d_detect << " vs cpu " << cpu.d_detect;
@@ -124,7 +124,7 @@ TEST(DetectionStageCuda, RocketMapMatchesOriginal) {
 
 TEST(DetectionStageCuda, FloatMatchesCpu) {
   MAD_REQUIRE_GPU();
-  for_each_case_and_variant(CudaPrecision::kFloat, [](const PairCase&, const DetectionResult& cpu,
+  for_each_case_and_variant(Precision::Float, [](const PairCase&, const DetectionResult& cpu,
                                                       const DetectionResult& gpu) {
     EXPECT_LE(std::fabs(gpu.d_detect - cpu.d_detect),
               kScoreRel.f32 * std::fabs(cpu.d_detect) + kFloatScoreAbs)

@@ -264,12 +264,7 @@ TEST(BatchEngine, AGpuWorkerTakesGrayFilesAsTheirUint8PlanesAlone) {
   const auto dir = fresh_scratch_dir("batch_engine_gray8");
   std::vector<PairPaths> paths;
   auto write = [&](const std::string& name, int number, int fill) {
-    const GrayImage g = numbered_image(50, 40, number, fill);
-    RawImage8 raw{50, 40, 1, std::vector<std::uint8_t>(g.pixels.data(),
-                                                       g.pixels.data() + g.pixels.pixel_count())};
-    const std::string path = (dir / name).string();
-    save_png8(path, raw);
-    return path;
+    return write_numbered_png(dir, name, number, fill);
   };
   for (int i = 0; i < 9; ++i)
     paths.push_back({write("r" + std::to_string(i / 3) + ".png", 0, 50 + i / 3),
@@ -302,9 +297,7 @@ TEST(BatchEngine, AGpuWorkerTakesGrayFilesAsTheirUint8PlanesAlone) {
 TEST(BatchEngine, TheBackendIsChosenOncePerRun) {
   // A run that chose its backend passes the choice down: the engine and its scorers choose
   // nothing again (issue 25: `mad score` chose twice, `mad eval` four times or more).
-  EngineOptions options;
-  options.score.backend = Backend::Cpu;
-  options.backend_choice = choose_backend(Backend::Cpu);
+  EngineOptions options(choose_backend(Backend::Cpu));
   options.cpu_workers = 2;
   const std::size_t before = backend_choices_made();
   std::vector<PairJob> jobs(3);

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <set>
@@ -33,6 +34,16 @@ inline GrayImage numbered_image(int width, int height, int number, double fill =
   g.pixels = std::move(p);
   g.bit_depth = 8;
   return g;
+}
+// A 50x40 8-bit gray PNG `dir`/`name` carrying `number` (as numbered_image); returns its path.
+inline std::string write_numbered_png(const std::filesystem::path& dir, const std::string& name,
+                                      int number, int fill) {
+  const GrayImage g = numbered_image(50, 40, number, fill);
+  RawImage8 raw{50, 40, 1, std::vector<std::uint8_t>(g.pixels.data(),
+                                                     g.pixels.data() + g.pixels.pixel_count())};
+  const std::string path = (dir / name).string();
+  save_png8(path, raw);
+  return path;
 }
 // Read from the uint8 plane when that is all the input has, as a real slot reads it.
 inline int number_of(const PairInput& in) {

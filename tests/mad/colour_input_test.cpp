@@ -174,7 +174,7 @@ void check_batch(Backend backend, Precision precision, int width, int height,
   // Expected: the host-converted gray images through the CPU scorer... or, on the GPU, through
   // the same backend and precision one pair at a time (the conversion is what is tested).
   Scorer single(options(backend, precision));
-  BatchScorer batch(options(backend, precision));
+  BatchScorer batch(options(backend, precision), ResolvedBackend(backend));
   std::vector<BatchScorer::Finished> done;
   for (std::size_t t = 0; t < kPlan.size(); ++t)
     for (auto& f : batch.submit(t, images[kPlan[t].ref], images[kPlan[t].dst]))
@@ -233,7 +233,7 @@ TEST_P(ColourInputCuda, ThePageLockedCopyIsWhatTheDeviceReads) {
   EXPECT_EQ(copies.allocated_bytes(), dst->colour.samples.size());
   std::memcpy(const_cast<std::uint8_t*>(dst->pinned_colour.get()), other.colour.samples.data(),
               other.colour.samples.size());
-  BatchScorer batch(options(Backend::Cuda, GetParam()));
+  BatchScorer batch(options(Backend::Cuda, GetParam()), ResolvedBackend(Backend::Cuda));
   std::vector<BatchScorer::Finished> done = batch.submit(0, ref, dst);
   for (auto& f : batch.drain()) done.push_back(std::move(f));
   ASSERT_EQ(done.size(), 1u);

@@ -82,7 +82,7 @@ ScoreOptions options(Backend backend, bool maps) {
 // the finished pairs as they come back, drain included.
 std::vector<BatchScorer::Finished> run_batch(const ScoreOptions& o,
                                              const std::vector<Pair>& pairs) {
-  BatchScorer batch(o);
+  BatchScorer batch(o, ResolvedBackend(o.backend));
   std::vector<BatchScorer::Finished> done;
   for (std::size_t k = 0; k < pairs.size(); ++k)
     for (auto& f : batch.submit(k, pairs[k].ref, pairs[k].dst)) done.push_back(std::move(f));

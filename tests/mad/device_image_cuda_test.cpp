@@ -254,7 +254,8 @@ void check_sequence(const Sequence& seq, Precision precision) {
   gpu.precision = precision;
   ScoreOptions cpu;
   cpu.backend = Backend::Cpu;
-  BatchScorer on_device(gpu), from_host(gpu), on_cpu(cpu);
+  const ResolvedBackend cuda(Backend::Cuda), host(Backend::Cpu);
+  BatchScorer on_device(gpu, cuda), from_host(gpu, cuda), on_cpu(cpu, host);
   std::vector<BatchScorer::Finished> got, want, want_cpu;
   for (std::size_t i = 0; i < seq.pairs.size(); ++i) {
     const TestPair& p = seq.pairs[i];

@@ -39,7 +39,7 @@ FirstPair measured_first_pair(int width, int height, Precision precision) {
   ScoreOptions options;
   options.backend = Backend::Cuda;
   options.precision = precision;
-  BatchScorer scorer(options);
+  BatchScorer scorer(options, ResolvedBackend(options.backend));
   const GrayImage r = make_gray_image(ref), d = make_gray_image(dst);
   const std::size_t before = gpu_free_memory_bytes();
   scorer.score_one(r, d);  // synchronous: read-back of the sums

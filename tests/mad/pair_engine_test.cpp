@@ -73,8 +73,7 @@ std::vector<PairJob> grouped_jobs(const Images& images) {
 }
 
 EngineOptions cpu_options(int workers, bool in_order) {
-  EngineOptions o;
-  o.score.backend = Backend::Cpu;
+  EngineOptions o(choose_backend(Backend::Cpu));
   o.cpu_workers = workers;
   o.in_order = in_order;
   return o;
@@ -186,8 +185,7 @@ TEST(PairEngine, TheGpuBackendScoresAsTheSinglePairApi) {
   if (gpu_count() == 0) GTEST_SKIP() << "no CUDA device";
   const Images images("gpu");
   const auto jobs = grouped_jobs(images);
-  EngineOptions o;
-  o.score.backend = Backend::Cuda;
+  EngineOptions o(choose_backend(Backend::Cuda));
   o.in_order = true;
   EngineReport report;
   const Delivered d = run(jobs, o, 0, &report);
@@ -392,7 +390,7 @@ TEST(PairPrefetcher, AGpuWorkersGrayPairsScoreAsTheGrayLoaderOnTheCpu) {
   const std::vector<PairPaths> paths = shared_reference_pairs(images, 4, 2);
   ScoreOptions o;
   o.backend = Backend::Cpu;
-  BatchScorer batch(o);
+  BatchScorer batch(o, ResolvedBackend(o.backend));
   Scorer single(o);
   PairPrefetcher prefetcher(paths, {4, 2, std::size_t{1} << 30}, /*keep_8bit=*/true);
   std::vector<BatchScorer::Finished> done;

@@ -122,7 +122,7 @@ TEST_P(CudaPipeline, RunToRunAndBatchAreBitIdentical) {
     EXPECT_EQ(again.lo, single[i].lo);
   }
   // Batch: shared reference (reused on the device) and distinct ones, interleaved.
-  BatchScorer batch(o);
+  BatchScorer batch(o, ResolvedBackend(o.backend));
   auto ref0 = std::make_shared<GrayImage>(pairs[0].ref);
   std::vector<BatchScorer::Finished> done;
   std::vector<std::pair<std::size_t, std::size_t>> plan;  // (ref index, dst index)

@@ -69,7 +69,7 @@ std::vector<ZooPair> zoo_pairs(std::uint32_t seed) {
 
 std::vector<BatchScorer::Finished> score_all(const std::vector<ZooPair>& pairs,
                                              ScoreOptions options) {
-  BatchScorer batch(options);
+  BatchScorer batch(options, ResolvedBackend(options.backend));
   std::vector<BatchScorer::Finished> rows;
   for (std::size_t i = 0; i < pairs.size(); ++i)
     for (auto& f : batch.submit(i, pairs[i].ref, pairs[i].dst)) rows.push_back(std::move(f));

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "common/compute_target.h"
 #include "detection/detection.h"
 #include "tools/bench/measurement.h"
 
@@ -16,7 +17,7 @@ namespace mad::bench {
 struct DetectionBenchOptions {
   int width = 512;
   int height = 512;
-  detection::CudaPrecision precision = detection::CudaPrecision::kDouble;
+  Precision precision = Precision::Double;
   int warmup = 5;          // untimed runs before the measured ones
   int repetitions = 50;    // measured runs (>= 1)
   std::uint32_t seed = 1;  // the seeded random pair timed (content barely matters)

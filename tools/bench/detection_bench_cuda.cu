@@ -85,7 +85,7 @@ std::vector<DetectionBenchTiming> bench_with(const DetectionBenchOptions& o) {
 std::vector<DetectionBenchTiming> bench_detection_cuda(const DetectionBenchOptions& options) {
   if (options.repetitions < 1 || options.warmup < 0)
     throw InvalidArgument("bench_detection_cuda: repetitions must be >= 1 and warmup >= 0");
-  if (options.precision == detection::CudaPrecision::kFloat) return bench_with<float>(options);
+  if (options.precision == Precision::Float) return bench_with<float>(options);
   return bench_with<double>(options);
 }
 

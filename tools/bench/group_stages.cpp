@@ -45,7 +45,7 @@ void gpu_detection_rows(BenchContext& ctx, Size s, const std::string& precision)
   o.width = s.width;
   o.height = s.height;
   o.precision =
-      precision == "float" ? detection::CudaPrecision::kFloat : detection::CudaPrecision::kDouble;
+      precision == "float" ? Precision::Float : Precision::Double;
   o.warmup = ctx.config.gpu_warmup;
   o.repetitions = ctx.config.gpu_runs;
   std::map<std::string, DetectionBenchTiming> t;

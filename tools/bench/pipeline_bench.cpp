@@ -26,15 +26,21 @@ void set_time(PipelineBenchRow& row, const Measurement& m) {
   row.pairs_per_s = m.median_ms > 0 ? 1000.0 / m.median_ms : 0.0;
 }
 
-// One pair at a time, synchronously: upload + both stages + read-back of the two sums.
-PipelineBenchRow bench_gpu_single(const std::vector<BenchPair>& pairs, Precision p,
-                                  const PipelineBenchOptions& o) {
+// The CUDA backend's options for one precision and the bench's variants.
+ScoreOptions gpu_options(Precision p, const PipelineBenchOptions& o) {
   ScoreOptions so;
   so.backend = Backend::Cuda;
   so.precision = p;
   so.a5_variant = pick_variant(VariantFamily::A5, o.a5_variant);
   so.subband_transform = pick_variant(VariantFamily::SubbandTransform, o.subband_transform);
-  BatchScorer gpu(so);  // a batch of depth one, as mad::Scorer and `mad score REF DIST` run
+  return so;
+}
+
+// One pair at a time, synchronously: upload + both stages + read-back of the two sums.
+PipelineBenchRow bench_gpu_single(const std::vector<BenchPair>& pairs, Precision p,
+                                  const PipelineBenchOptions& o) {
+  // A batch of depth one, as mad::Scorer and `mad score REF DIST` run.
+  BatchScorer gpu(gpu_options(p, o), ResolvedBackend(Backend::Cuda));
   PipelineBenchRow row;
   row.backend = "cuda";
   row.mode = "single" + mode_suffix(o);
@@ -56,12 +62,7 @@ PipelineBenchRow bench_gpu_single(const std::vector<BenchPair>& pairs, Precision
 // (the dataset case), else references rotate.
 PipelineBenchRow bench_gpu_batch(const std::vector<BenchPair>& pairs, Precision p, bool shared_ref,
                                  const PipelineBenchOptions& o) {
-  ScoreOptions so;
-  so.backend = Backend::Cuda;
-  so.precision = p;
-  so.a5_variant = pick_variant(VariantFamily::A5, o.a5_variant);
-  so.subband_transform = pick_variant(VariantFamily::SubbandTransform, o.subband_transform);
-  BatchScorer batch(so);
+  BatchScorer batch(gpu_options(p, o), ResolvedBackend(Backend::Cuda));
   std::vector<std::shared_ptr<const GrayImage>> refs, dsts;
   for (const auto& bp : pairs) {
     refs.push_back(std::make_shared<GrayImage>(bp.ref));

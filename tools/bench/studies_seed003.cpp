@@ -114,7 +114,7 @@ void run_seed003_chain(StudyRun& run) {
       kernels::KernelRequest request;
       request.chain = kernels::parse_kernel_chain(name);
       request.kind = request.chain.back();
-      request.backend = kernels::Backend::Cpu;
+      request.backend = Backend::Cpu;
       const auto cpu = run.cpu_one_thread([&] { kernels::run_kernel(request, rgb); });
       run.add(c.name + " " + name + " sequential", name + " cpu-1t", c.px, std::nullopt, "cpu-1t",
               cpu);

@@ -107,7 +107,7 @@ void PyScorer::check_pair(const Source& ref, const Source& dist) {
 }
 
 BatchScorer& PyScorer::host_batch() {
-  if (!host_batch_) host_batch_ = std::make_unique<BatchScorer>(options_);
+  if (!host_batch_) host_batch_ = std::make_unique<BatchScorer>(options_, choice_.backend);
   return *host_batch_;
 }
 
@@ -118,7 +118,7 @@ BatchScorer& PyScorer::device_batch(int device) {
       throw InvalidArgument(
           "backend=\"cpu\" cannot score GPU arrays (they would need a host copy);"
           " use backend=\"auto\" or \"cuda\", or copy them to the host");
-    batch = std::make_unique<BatchScorer>(options_);
+    batch = std::make_unique<BatchScorer>(options_, choice_.backend);
   }
   return *batch;
 }

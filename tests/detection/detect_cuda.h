@@ -1,10 +1,13 @@
-// detect_cuda: one synchronous pass of the CUDA detection stage over a host image pair
-// (upload, run, read back), the GPU counterpart of detect_cpu.
-#include <cmath>
+// detect_cuda: one synchronous pass of the CUDA detection stage over a host image pair (upload,
+// run, read back), the GPU counterpart of detect_cpu, for the tests that hold the stage to it.
+// Pipelines keep a DetectionStageCuda per shape instead (mad/backends/pair_slot_cuda.cu), so this
+// lives with the tests. Host code of a CUDA build; header-only, included by *_cuda_test.cpp alone.
+#pragma once
+
 #include <cstring>
 #include <string>
 
-#include "common/block_grid.h"
+#include "common/compute_target.h"
 #include "common/cuda_check.h"
 #include "common/cuda_resources.h"
 #include "common/error.h"
@@ -12,11 +15,11 @@
 #include "detection/detection_stage_cuda.h"
 
 namespace mad::detection {
-namespace {
+namespace detect_cuda_detail {
 
 // Packs a (possibly padded) view into pinned staging as Real, row by row.
 template <class Real>
-void stage_pixels(ImageView<const double> view, cuda::PinnedBuffer<Real>& staging) {
+inline void stage_pixels(ImageView<const double> view, cuda::PinnedBuffer<Real>& staging) {
   for (int y = 0; y < view.height; ++y) {
     const double* src = view.row(y);
     Real* dst = staging.get() + static_cast<std::size_t>(y) * view.width;
@@ -25,7 +28,7 @@ void stage_pixels(ImageView<const double> view, cuda::PinnedBuffer<Real>& stagin
 }
 
 template <class Real>
-DetectionResult detect_with(ImageView<const double> ref, ImageView<const double> dst,
+inline DetectionResult detect_with(ImageView<const double> ref, ImageView<const double> dst,
                             bool uint8_luminance, bool want_map, const std::string& variant) {
   const int w = ref.width, h = ref.height;
   if (dst.width != w || dst.height != h)
@@ -65,16 +68,17 @@ DetectionResult detect_with(ImageView<const double> ref, ImageView<const double>
   return result;
 }
 
-}  // namespace
+}  // namespace detect_cuda_detail
 
-double d_detect_from_sum_sq(double sum_sq, int width, int height) {
-  return std::sqrt(sum_sq / static_cast<double>(BlockGrid(width, height).crop_count()));
-}
-
-DetectionResult detect_cuda(ImageView<const double> ref, ImageView<const double> dst,
-                            bool uint8_luminance, bool want_map, CudaPrecision precision,
-                            const std::string& stats_variant) {
-  if (precision == CudaPrecision::kFloat)
+// ref, dst and the flags as detect_cpu's; `stats_variant`: a --det-variant name ("" = default).
+// Throws InvalidArgument for mismatched or too small images or an unknown variant, GpuError for
+// CUDA failures.
+inline DetectionResult detect_cuda(ImageView<const double> ref, ImageView<const double> dst,
+                                   bool uint8_luminance, bool want_map,
+                                   Precision precision = Precision::Double,
+                                   const std::string& stats_variant = "") {
+  using detect_cuda_detail::detect_with;
+  if (precision == Precision::Float)
     return detect_with<float>(ref, dst, uint8_luminance, want_map, stats_variant);
   return detect_with<double>(ref, dst, uint8_luminance, want_map, stats_variant);
 }
