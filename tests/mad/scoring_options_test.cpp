@@ -96,20 +96,13 @@ TEST(ScoringOptions, SettingsRecordWhatRan) {
 }
 
 BackendChoice cpu_requested() {
-  BackendChoice c;
-  c.backend = Backend::Cpu;
-  c.requested = true;
-  c.compiled = true;
-  c.reason = "requested";
-  return c;
+  return BackendChoice{ResolvedBackend(Backend::Cpu), /*requested=*/true, /*compiled=*/true,
+                       "requested"};
 }
 
 BackendChoice cuda_found() {
-  BackendChoice c;
-  c.backend = Backend::Cuda;
-  c.compiled = true;
-  c.reason = "auto: CUDA device found (H200)";
-  return c;
+  return BackendChoice{ResolvedBackend(Backend::Cuda), /*requested=*/false, /*compiled=*/true,
+                       "auto: CUDA device found (H200)"};
 }
 
 std::string refusal(const GivenOptions& g, const BackendChoice& c) {
