@@ -5,8 +5,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <cctype>
 #include <fstream>
-#include <sstream>
+#include <vector>
 #include <thread>
 
 #ifdef __linux__
@@ -17,6 +18,31 @@
 namespace mad {
 namespace fs = std::filesystem;
 namespace {
+
+// The whitespace-separated words of a line. The numbers in them are read with strtod/strtoull,
+// never with a stream's operator>>: in a Python process whose interpreter brought another
+// libstdc++ (Ubuntu 24.04's python3.12 with a wheel-built torch venv), a stream's number
+// extraction in our module jumped into garbage (an H200 run, 2026-11-29: SIGSEGV in
+// std::istream::operator>>(double&) from the first cgroup read), while the C functions are
+// libc's alone.
+std::vector<std::string> words(const std::string& line) {
+  std::vector<std::string> out;
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    const std::size_t start = i;
+    while (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    if (i > start) out.push_back(line.substr(start, i - start));
+  }
+  return out;
+}
+
+// A whole word as a number (false for anything else: "max", "", "12x").
+bool whole_double(const std::string& word, double& value) {
+  char* end = nullptr;
+  value = std::strtod(word.c_str(), &end);
+  return !word.empty() && end != word.c_str() && *end == '\0';
+}
 
 std::string first_line(const fs::path& file) {
   std::ifstream in(file);
@@ -31,9 +57,8 @@ std::string cgroup_root() {
   if (const char* forced = std::getenv("MAD_CGROUP_ROOT"); forced && *forced) return forced;
   std::ifstream mounts("/proc/self/mounts");
   for (std::string line; std::getline(mounts, line);) {
-    std::istringstream in(line);
-    std::string device, point, type;
-    if (in >> device >> point >> type && type == "cgroup2") return point;
+    const std::vector<std::string> w = words(line);  // device, mount point, type, ...
+    if (w.size() >= 3 && w[2] == "cgroup2") return w[1];
   }
   return "/sys/fs/cgroup";
 }
@@ -72,20 +97,19 @@ T lower_limit(T a, T b) {
 }  // namespace
 
 double parse_cpu_max(const std::string& text) {
-  std::istringstream in(text);
-  std::string quota;
-  double period = 0.0;
-  if (!(in >> quota >> period) || quota == "max" || period <= 0.0) return 0.0;
-  char* end = nullptr;
-  const double q = std::strtod(quota.c_str(), &end);
-  if (end == quota.c_str() || *end != '\0' || !(q > 0.0)) return 0.0;
+  const std::vector<std::string> w = words(text);  // "QUOTA PERIOD", QUOTA "max" for none
+  double q = 0.0, period = 0.0;
+  if (w.size() < 2 || !whole_double(w[0], q) || !whole_double(w[1], period)) return 0.0;
+  if (!(q > 0.0) || !(period > 0.0)) return 0.0;
   return q / period;
 }
 
 std::size_t parse_memory_max(const std::string& text) {
-  std::istringstream in(text);
-  unsigned long long bytes = 0;
-  if (!(in >> bytes)) return 0;  // "max" or unreadable: no limit
+  const std::vector<std::string> w = words(text);
+  if (w.empty() || !std::isdigit(static_cast<unsigned char>(w[0][0]))) return 0;  // "max": none
+  char* end = nullptr;
+  const unsigned long long bytes = std::strtoull(w[0].c_str(), &end, 10);
+  if (*end != '\0') return 0;  // unreadable: no limit
   return static_cast<std::size_t>(bytes);
 }
 

@@ -1,22 +1,15 @@
 #include "datasets/eval_report_files.h"
 
 #include <filesystem>
-#include <fstream>
 #include <utility>
 
 #include "common/error.h"
+#include "common/text_file.h"
 #include "mad/results/results_settings.h"
 
 namespace mad::datasets {
 namespace fs = std::filesystem;
 namespace {
-
-void write_text_file(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::out | std::ios::trunc | std::ios::binary);
-  out << text;
-  out.flush();
-  if (!out) throw InputError("cannot write '" + path + "'");
-}
 
 // One spelling of a path, so that "a/x.csv" and "./a/../a/x.csv" are seen as one file.
 std::string same_file_key(const std::string& path) {
