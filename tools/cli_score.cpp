@@ -115,7 +115,8 @@ int run_single(const CLI::App& cmd, const ScoreArgs& a) {
     if (a.json)
       file->write_line(j.dump());
     else
-      file->write(results::result_csv_row(a.ref, a.dist, &r, "", choice.reason));
+      // The row of a --pairs file (line 1): its header is the pairs header, `line` included.
+      file->write_line(results::pairs_row_text(false, 1, a.ref, a.dist, &r, "", choice.reason));
   }
   if (a.json && !file) {
     std::cout << j.dump(2) << "\n";

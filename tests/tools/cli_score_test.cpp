@@ -2,6 +2,7 @@
 // path with its exit code (docs/cli.md "Exit codes").
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -47,6 +48,26 @@ TEST(CliScore, PrintsMadHiLo) {
   EXPECT_NE(r.out.find("MAD "), std::string::npos);
   EXPECT_NE(r.out.find("HI "), std::string::npos);
   EXPECT_NE(r.out.find("LO "), std::string::npos);
+}
+
+// A lone pair's --out file is a --pairs results file of one row: as many fields as its header
+// (the row once lacked the header's last column, `line`).
+TEST(CliScore, ALonePairsOutFileHasItsHeadersColumns) {
+  const fs::path dir = scratch_dir("lone_out");
+  const std::string out = (dir / "one.csv").string();
+  const RunResult r = run_mad("score --backend cpu " + img("rocket_333x257.png") + " " +
+                              img("rocket_333x257__jpeg_q30.png") + " --out '" + out + "'");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  std::ifstream in(out);
+  std::string header, row;
+  ASSERT_TRUE(std::getline(in, header) && std::getline(in, row));
+  const auto fields = [](const std::string& line) {
+    return std::count(line.begin(), line.end(), ',') + 1;  // no field here holds a comma
+  };
+  EXPECT_EQ(fields(row), fields(header)) << header << "\n" << row;
+  EXPECT_EQ(header.substr(header.rfind(',') + 1), "line");
+  EXPECT_EQ(row.substr(row.rfind(',') + 1), "1");
+  fs::remove_all(dir);
 }
 
 TEST(CliScore, JsonHasEveryFieldAndTheReferenceValues) {
