@@ -26,20 +26,23 @@ set(allowed_mad mad mad/backends detection appearance kernels common)
 set(allowed_mad/backends mad/backends mad detection appearance kernels common)
 set(allowed_mad/engine mad/engine mad/backends mad common)
 set(allowed_mad/results mad/results mad common)
-set(allowed_datasets datasets mad mad/engine mad/results common)
-set(allowed_tools tools datasets mad mad/engine mad/results detection appearance kernels common)
+# mad/video: the video model; it scores frames and slices through the public face (BatchScorer).
+set(allowed_mad/video mad/video mad/results mad common)
+set(allowed_datasets datasets mad mad/engine mad/results mad/video common)
+set(allowed_tools tools datasets mad mad/engine mad/results mad/video detection appearance kernels common)
 set(layered_folders common kernels detection appearance mad datasets tools)
 # tools/bench (the measuring library) and tests/ may use every folder; they are not scanned.
 set(unscanned_regex "^(tools/bench|tools/probes)/")
 
 # What a front door (datasets/, tools/ and the Python binding) may include from mad/: the
-# public face, the engine's entry point and the results room. Everything else in mad/'s rooms
+# public face, the engine's entry point, the results room and the video model (mad/video/).
+# Everything else in mad/'s rooms
 # is theirs alone.
-set(public_mad_regex "^mad/([a-z_]+\\.h|engine/pair_engine\\.h|results/[a-z_]+\\.h)$")
+set(public_mad_regex "^mad/([a-z_]+\\.h|engine/pair_engine\\.h|results/[a-z_]+\\.h|video/[a-z_]+\\.h)$")
 
 # The layer of a path relative to the tree ("mad/engine/pair_engine.cpp" -> "mad/engine").
 function(layer_of path out)
-  if(path MATCHES "^mad/(backends|engine|results)/")
+  if(path MATCHES "^mad/(backends|engine|results|video)/")
     set(${out} "mad/${CMAKE_MATCH_1}" PARENT_SCOPE)
   else()
     string(REGEX REPLACE "^([a-z_]+)/.*$" "\\1" top "${path}")
