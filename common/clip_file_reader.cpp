@@ -44,10 +44,8 @@ bool ClipFileReader::begin_frame() {
 void ClipFileReader::read_frame_header() {
   std::string line;
   for (int c = stream_->get(); c != '\n'; c = stream_->get()) {
-    if (c < 0) {
-      if (line.rfind("FRAME", 0) == 0) truncated(0);
-      break;
-    }
+    // At the end, a whole "FRAME" line is a frame of 0 bytes (truncated), anything else not one.
+    if (c < 0) break;
     line += static_cast<char>(c);
     if (line.size() > kMaxFrameHeader) break;
   }
@@ -106,10 +104,6 @@ void ClipFileReader::skip_rest(std::size_t got, std::uint64_t bytes) {
 bool ClipFileReader::read(LumaFrame& frame) {
   if (!begin_frame()) return false;
   const ClipFormat& f = format();
-  // A regular file shows a short frame before any read.
-  const std::int64_t left = stream_->remaining();
-  if (left >= 0 && static_cast<std::uint64_t>(left) < f.frame_bytes())
-    truncated(static_cast<std::uint64_t>(left));
   frame.width = f.width;
   frame.height = f.height;
   frame.bit_depth = f.bit_depth;

@@ -192,6 +192,26 @@ TEST(ClipReader, SkipSeeksOrDropsAndCounts) {
   }
 }
 
+TEST(ClipReader, SkipSeeksPastTheBufferOfALargeFile) {
+  // Frames of more than the reader's 1 MiB buffer: a skip must seek, not just drop buffered bytes.
+  const auto dir = fresh_scratch_dir("clip_skip_large");
+  ClipFormat f = raw_clip_format("yuv420p", 1000, 700);
+  f.y4m_colorspace = "420jpeg";
+  const std::string y4m = (dir / "big.y4m").string(), raw = (dir / "big.yuv").string();
+  write_bytes(y4m, clip_bytes(f, 4, y4m_header_for(f)));
+  write_bytes(raw, clip_bytes(f, 4, ""));
+  for (const auto& reader : {ClipReader::open_y4m(y4m), ClipReader::open_raw(raw, f)}) {
+    LumaFrame frame;
+    ASSERT_TRUE(reader->skip());
+    ASSERT_TRUE(reader->read(frame));
+    expect_clip_frame(f, frame, 1);
+    ASSERT_TRUE(reader->skip());
+    ASSERT_TRUE(reader->read(frame));
+    expect_clip_frame(f, frame, 3);
+    EXPECT_FALSE(reader->skip());
+  }
+}
+
 TEST(ClipReader, ReadsTheWorkedExampleOfTheStmadSpec) {
   using E = StmadExampleClip;
   const auto dir = fresh_scratch_dir("clip_stmad_example");
