@@ -41,6 +41,9 @@ void write_bytes(const std::string& path, const std::string& bytes);
 void expect_clip_frame(const ClipFormat& f, const LumaFrame& frame, int t);
 // Reads every frame and checks each against clip_luma; the end comes exactly after `frames`.
 void expect_whole_clip(ClipReader& reader, const ClipFormat& f, int frames);
+// Follows `plan`, one letter a frame (s: skip, r: read and check against clip_luma), then
+// expects the end, with every frame counted.
+void expect_plan(ClipReader& reader, const ClipFormat& f, const std::string& plan);
 
 // Writes `bytes` to fd (closing it) on its own thread, as a producer on the other end of a pipe.
 class PipeWriter {
@@ -138,6 +141,21 @@ inline void expect_whole_clip(ClipReader& reader, const ClipFormat& f, int frame
   EXPECT_FALSE(reader.read(frame));
   EXPECT_FALSE(reader.read(frame)) << "the end stays the end";
   EXPECT_EQ(reader.frames_read(), frames);
+}
+
+inline void expect_plan(ClipReader& reader, const ClipFormat& f, const std::string& plan) {
+  LumaFrame frame;
+  for (std::size_t t = 0; t < plan.size(); ++t) {
+    if (plan[t] == 's') {
+      ASSERT_TRUE(reader.skip()) << "frame " << t;
+      continue;
+    }
+    ASSERT_TRUE(reader.read(frame)) << "frame " << t;
+    expect_clip_frame(f, frame, static_cast<int>(t));
+  }
+  EXPECT_FALSE(reader.skip());
+  EXPECT_FALSE(reader.read(frame));
+  EXPECT_EQ(reader.frames_read(), static_cast<std::int64_t>(plan.size()));
 }
 
 inline PipeWriter::PipeWriter(int fd, std::string bytes)
