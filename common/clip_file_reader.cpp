@@ -69,7 +69,7 @@ std::size_t ClipFileReader::read_plane(std::vector<T>& v, std::size_t bytes) {
   v.clear();
   std::size_t got = 0;
   while (got < bytes) {
-    const std::size_t step = std::min(bytes - got, std::max<std::size_t>(got, std::size_t{1} << 20));
+    const std::size_t step = std::min(bytes - got, std::max<std::size_t>(got, std::size_t{1} << 16));
     v.resize((got + step + sizeof(T) - 1) / sizeof(T));
     const std::size_t r = stream_->read(reinterpret_cast<unsigned char*>(v.data()) + got, step);
     got += r;

@@ -14,14 +14,16 @@ namespace mad {
 namespace {
 
 // 1 MiB: a pipe delivers at most its capacity (64 KiB by default) a call, so this holds many;
-// reads of a whole luma plane bypass it.
+// reads of a whole luma plane bypass it. A regular file smaller than that gets a buffer of its
+// size (at least 64 KiB), so opening many short clips costs no megabyte each.
 constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
+constexpr std::size_t kMinBufferBytes = std::size_t{1} << 16;
 constexpr std::size_t kMaxPeek = 4096;
 
 }  // namespace
 
 ClipStream::ClipStream(const std::string& path)
-    : name_(path == "-" ? "standard input" : path), buffer_(kBufferBytes) {
+    : name_(path == "-" ? "standard input" : path) {
   if (path == "-") {
     fd_ = STDIN_FILENO;
   } else {
@@ -39,6 +41,14 @@ ClipStream::ClipStream(const std::string& path)
     throw InputError(name_ + ": is a directory, not a clip");
   }
   regular_ = S_ISREG(st.st_mode);
+  // A pipe holds 64 KiB by default: a 1080p frame would then take 48 wake-ups of the writer
+  // (ffmpeg) and the reader each. A larger pipe (1 MiB is the default limit for any user) lets
+  // both move big pieces; where the system refuses, the pipe stays as it was.
+  if (S_ISFIFO(st.st_mode)) (void)::fcntl(fd_, F_SETPIPE_SZ, static_cast<int>(kBufferBytes));
+  std::size_t bytes = kBufferBytes;
+  if (regular_ && static_cast<std::uint64_t>(st.st_size) < kBufferBytes)
+    bytes = std::max(kMinBufferBytes, static_cast<std::size_t>(st.st_size) + 1);
+  buffer_.resize(bytes);
 }
 
 ClipStream::~ClipStream() {
