@@ -30,9 +30,9 @@ std::string ClipFileReader::frame_name() const {
 
 void ClipFileReader::truncated(std::uint64_t got) const {
   throw InputError(frame_name() + " is truncated: " + std::to_string(got) + " of " +
-                   std::to_string(format().frame_bytes()) + " bytes (" +
-                   format().pixel_format() + " " + std::to_string(format().width) + "x" +
-                   std::to_string(format().height) + ")");
+                   std::to_string(format().frame_bytes()) + " bytes (" + format().pixel_format() +
+                   " " + std::to_string(format().width) + "x" + std::to_string(format().height) +
+                   ")");
 }
 
 bool ClipFileReader::begin_frame() {
@@ -69,7 +69,8 @@ std::size_t ClipFileReader::read_plane(std::vector<T>& v, std::size_t bytes) {
   v.clear();
   std::size_t got = 0;
   while (got < bytes) {
-    const std::size_t step = std::min(bytes - got, std::max<std::size_t>(got, std::size_t{1} << 16));
+    const std::size_t step =
+        std::min(bytes - got, std::max<std::size_t>(got, std::size_t{1} << 16));
     v.resize((got + step + sizeof(T) - 1) / sizeof(T));
     const std::size_t r = stream_->read(reinterpret_cast<unsigned char*>(v.data()) + got, step);
     got += r;
@@ -85,9 +86,8 @@ void ClipFileReader::check_samples(const LumaFrame& frame) const {
   std::uint16_t high = 0;
   for (std::size_t i = 0; i < n; ++i) high = std::max(high, s[i]);  // vectorizes; no branch
   if (high <= largest) return;
-  const std::size_t at = static_cast<std::size_t>(std::find_if(s, s + n, [&](std::uint16_t v) {
-                           return v > largest;
-                         }) - s);
+  const std::size_t at = static_cast<std::size_t>(
+      std::find_if(s, s + n, [&](std::uint16_t v) { return v > largest; }) - s);
   throw InputError(frame_name() + ": luma sample " + std::to_string(s[at]) + " at (x " +
                    std::to_string(at % frame.width) + ", y " + std::to_string(at / frame.width) +
                    ") exceeds " + std::to_string(largest) + ", the largest " +

@@ -25,7 +25,9 @@ std::size_t chroma_samples(const ClipFormat& f) {
   return 0;
 }
 
-std::size_t sample_bytes(const ClipFormat& f) { return f.bit_depth > 8 ? 2 : 1; }
+std::size_t sample_bytes(const ClipFormat& f) {
+  return f.bit_depth > 8 ? 2 : 1;
+}
 
 }  // namespace
 

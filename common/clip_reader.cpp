@@ -17,8 +17,7 @@ constexpr std::size_t kMaxHeaderLine = 4096;
 std::string read_header_line(ClipStream& stream) {
   std::string line;
   for (int c = stream.get(); c != '\n'; c = stream.get()) {
-    if (c < 0)
-      throw InputError(stream.name() + ": the Y4M stream header ends without a newline");
+    if (c < 0) throw InputError(stream.name() + ": the Y4M stream header ends without a newline");
     line += static_cast<char>(c);
     if (line.size() > kMaxHeaderLine)
       throw InputError(stream.name() + ": no newline in the first 4096 bytes: not a Y4M header");
@@ -26,9 +25,11 @@ std::string read_header_line(ClipStream& stream) {
   return line;
 }
 
-std::unique_ptr<ClipReader> y4m_reader(const std::string& path, std::unique_ptr<ClipStream> stream) {
+std::unique_ptr<ClipReader> y4m_reader(const std::string& path,
+                                       std::unique_ptr<ClipStream> stream) {
   if (stream->peek(9) != "YUV4MPEG2")
-    throw InputError(stream->name() + ": not a YUV4MPEG2 (Y4M) stream: it does not start with "
+    throw InputError(stream->name() +
+                     ": not a YUV4MPEG2 (Y4M) stream: it does not start with "
                      "'YUV4MPEG2 '");
   const ClipFormat format = parse_y4m_header(read_header_line(*stream), stream->name());
   // The count is known when the rest is a whole number of frames with plain "FRAME\n" lines.
@@ -67,7 +68,8 @@ std::unique_ptr<ClipReader> ClipReader::open_y4m(const std::string& path) {
   return y4m_reader(path, std::make_unique<ClipStream>(path));
 }
 
-std::unique_ptr<ClipReader> ClipReader::open_raw(const std::string& path, const ClipFormat& format) {
+std::unique_ptr<ClipReader> ClipReader::open_raw(const std::string& path,
+                                                 const ClipFormat& format) {
   return raw_reader(path, raw_clip_format(format.pixel_format(), format.width, format.height),
                     std::make_unique<ClipStream>(path));
 }
@@ -76,11 +78,13 @@ std::unique_ptr<ClipReader> ClipReader::open(const std::string& path, const Clip
   auto stream = std::make_unique<ClipStream>(path);
   const bool y4m = stream->peek(10) == kY4mMagic;
   if (y4m && raw)
-    throw InvalidArgument(stream->name() + " is a Y4M clip: its header gives the size and pixel "
+    throw InvalidArgument(stream->name() +
+                          " is a Y4M clip: its header gives the size and pixel "
                           "format, so leave out --width, --height and --pixel-format");
   if (y4m) return y4m_reader(path, std::move(stream));
   if (!raw)
-    throw InvalidArgument(stream->name() + " is not a Y4M clip (it does not start with "
+    throw InvalidArgument(stream->name() +
+                          " is not a Y4M clip (it does not start with "
                           "'YUV4MPEG2 '): for a raw .yuv file give --width, --height and "
                           "--pixel-format");
   return raw_reader(path, *raw, std::move(stream));

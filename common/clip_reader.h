@@ -21,13 +21,15 @@ enum class ChromaSubsampling { k420, k422, k444, kMono };
 struct ClipFormat {
   int width = 0, height = 0;
   ChromaSubsampling chroma = ChromaSubsampling::k420;
-  int bit_depth = 8;              // 8, 10, 12 or 16; above 8 each sample is 2 bytes little-endian
-  int fps_num = 0, fps_den = 0;   // Y4M's F tag; 0/0 when unknown (raw files)
-  std::string y4m_colorspace;     // the Y4M C tag as written ("420jpeg", "420p10", "mono"), "" if none/raw
-  std::size_t luma_bytes() const;     // bytes of one frame's Y plane
-  std::size_t frame_bytes() const;    // bytes of one frame's planes (Y4M's FRAME header excluded)
-  std::string pixel_format() const;   // ffmpeg's name: "yuv420p", "yuv422p10le", "gray", "gray16le", ...
-  double fps() const;                 // fps_num/fps_den, 0 when unknown
+  int bit_depth = 8;             // 8, 10, 12 or 16; above 8 each sample is 2 bytes little-endian
+  int fps_num = 0, fps_den = 0;  // Y4M's F tag; 0/0 when unknown (raw files)
+  // The Y4M C tag as written ("420jpeg", "420p10", "mono"), "" if none/raw.
+  std::string y4m_colorspace;
+  std::size_t luma_bytes() const;   // bytes of one frame's Y plane
+  std::size_t frame_bytes() const;  // bytes of one frame's planes (Y4M's FRAME header excluded)
+  // ffmpeg's name: "yuv420p", "yuv422p10le", "gray", "gray16le", ...
+  std::string pixel_format() const;
+  double fps() const;  // fps_num/fps_den, 0 when unknown
 };
 
 // ffmpeg/vmaf pixel format names: yuv420p yuv422p yuv444p gray and their 10le/12le/16le forms

@@ -22,8 +22,7 @@ constexpr std::size_t kMaxPeek = 4096;
 
 }  // namespace
 
-ClipStream::ClipStream(const std::string& path)
-    : name_(path == "-" ? "standard input" : path) {
+ClipStream::ClipStream(const std::string& path) : name_(path == "-" ? "standard input" : path) {
   if (path == "-") {
     fd_ = STDIN_FILENO;
   } else {

@@ -20,7 +20,7 @@ struct Colorspace {
 // ffmpeg's names: the 8-bit tags, then "420p10" ... "444p16" and "mono10" ... "mono16".
 std::vector<Colorspace> colorspaces() {
   using C = ChromaSubsampling;
-  std::vector<Colorspace> all = {{"420jpeg", C::k420, 8}, {"420paldv", C::k420, 8},
+  std::vector<Colorspace> all = {{"420jpeg", C::k420, 8},  {"420paldv", C::k420, 8},
                                  {"420mpeg2", C::k420, 8}, {"420", C::k420, 8},
                                  {"422", C::k422, 8},      {"444", C::k444, 8},
                                  {"mono", C::kMono, 8}};
@@ -52,8 +52,8 @@ constexpr long long kMaxSide = 65536;
 int parse_side(const std::string& token, const std::string& name) {
   const long long v = parse_count(token.substr(1));
   if (v < 1 || v > kMaxSide)
-    throw InputError(name + ": bad Y4M " + (token[0] == 'W' ? "width" : "height") + " '" +
-                     token + "' (a whole number of 1 to 65536 pixels)");
+    throw InputError(name + ": bad Y4M " + (token[0] == 'W' ? "width" : "height") + " '" + token +
+                     "' (a whole number of 1 to 65536 pixels)");
   return static_cast<int>(v);
 }
 
@@ -74,8 +74,8 @@ void check_interlacing(const std::string& token, const std::string& name) {
   if (mode == "p") return;
   std::string what;
   if (mode == "t" || mode == "b")
-    what = std::string("interlaced (") + token + ": " +
-           (mode == "t" ? "top" : "bottom") + " field first)";
+    what = std::string("interlaced (") + token + ": " + (mode == "t" ? "top" : "bottom") +
+           " field first)";
   else if (mode == "m")
     what = "interlaced (Im: mixed, field order per frame)";
   else if (mode == "?")
@@ -112,8 +112,8 @@ std::string y4m_colorspaces() {
 ClipFormat parse_y4m_header(const std::string& line, const std::string& name) {
   const std::string magic = kY4mMagic;
   if (line.compare(0, magic.size(), magic) != 0 && line != "YUV4MPEG2")
-    throw InputError(name + ": not a YUV4MPEG2 (Y4M) stream: it does not start with '" +
-                     magic + "'");
+    throw InputError(name + ": not a YUV4MPEG2 (Y4M) stream: it does not start with '" + magic +
+                     "'");
   ClipFormat f;
   bool has_width = false, has_height = false;
   std::istringstream tokens(line.substr(magic.size() - 1));
@@ -122,8 +122,14 @@ ClipFormat parse_y4m_header(const std::string& line, const std::string& name) {
   // X (extensions) and letters this reader does not know carry nothing mad uses.
   while (tokens >> token) {
     switch (token[0]) {
-      case 'W': f.width = parse_side(token, name); has_width = true; break;
-      case 'H': f.height = parse_side(token, name); has_height = true; break;
+      case 'W':
+        f.width = parse_side(token, name);
+        has_width = true;
+        break;
+      case 'H':
+        f.height = parse_side(token, name);
+        has_height = true;
+        break;
       case 'F': parse_rate(token, name, f); break;
       case 'I': check_interlacing(token, name); break;
       case 'C': parse_colorspace(token, name, f); break;

@@ -52,7 +52,8 @@ TEST_F(ClipReaderErrors, MissingFileIsAnInputErrorNamingIt) {
   EXPECT_TRUE(has(msg, path));
   EXPECT_TRUE(has(msg, "No such file"));
   EXPECT_EQ(InputError("").exit_code(), 3);
-  const std::string dir_msg = thrown_message<InputError>([&] { ClipReader::open_y4m(dir_.string()); });
+  const std::string dir_msg =
+      thrown_message<InputError>([&] { ClipReader::open_y4m(dir_.string()); });
   EXPECT_TRUE(has(dir_msg, "is a directory"));
 }
 
@@ -104,13 +105,18 @@ TEST_F(ClipReaderErrors, TruncatedFrameSaysHowMuchArrived) {
   EXPECT_TRUE(has(read_error(*y4m), "short.y4m: frame 2 is truncated: 26 of 36 bytes"));
   // Cut inside the luma plane, and inside the FRAME line itself.
   const std::string header = y4m_header_for(f) + "\n";
-  const auto luma = ClipReader::open_y4m(file("luma.y4m", clip_bytes(f, 1, y4m_header_for(f)).substr(0, header.size() + 6 + 20)));
+  const auto luma = ClipReader::open_y4m(
+      file("luma.y4m", clip_bytes(f, 1, y4m_header_for(f)).substr(0, header.size() + 6 + 20)));
   EXPECT_TRUE(has(read_error(*luma), "frame 0 is truncated: 20 of 36 bytes"));
   const auto line = ClipReader::open_y4m(file("line.y4m", header + "FRAME"));
   EXPECT_TRUE(has(read_error(*line), "frame 0 is truncated: 0 of 36 bytes"));
   // skip() checks the size too.
   const auto skipping = ClipReader::open_y4m(file("skip.y4m", bytes));
-  EXPECT_TRUE(has(thrown_message<InputError>([&] { while (skipping->skip()) {} }), "frame 2 is truncated: 26 of 36 bytes"));
+  EXPECT_TRUE(has(thrown_message<InputError>([&] {
+                    while (skipping->skip()) {
+                    }
+                  }),
+                  "frame 2 is truncated: 26 of 36 bytes"));
   EXPECT_EQ(skipping->frames_read(), 2);
 }
 
@@ -126,14 +132,17 @@ TEST_F(ClipReaderErrors, AHeaderThatLiesAboutTheSize) {
   EXPECT_TRUE(has(msg, "header lies about the size"));
   // Garbage where a frame header belongs.
   const auto junk = ClipReader::open_y4m(file("junk.y4m", y4m_header_for(told) + "\nFRAMES\n"));
-  EXPECT_TRUE(has(read_error(*junk), "frame 0 does not start with a FRAME header (found 'FRAMES')"));
+  EXPECT_TRUE(
+      has(read_error(*junk), "frame 0 does not start with a FRAME header (found 'FRAMES')"));
 }
 
 TEST_F(ClipReaderErrors, RawSizeNotAWholeNumberOfFrames) {
   const ClipFormat f = raw_clip_format("yuv420p", 6, 4);
   const std::string path = file("odd.yuv", clip_bytes(f, 2, "") + "abc");
   const std::string msg = thrown_message<InputError>([&] { ClipReader::open_raw(path, f); });
-  EXPECT_TRUE(has(msg, "odd.yuv: 75 bytes is not a whole number of yuv420p 6x4 frames of 36 bytes (2 frames and 3 bytes)"));
+  EXPECT_TRUE(has(msg,
+                  "odd.yuv: 75 bytes is not a whole number of yuv420p 6x4 frames of 36 bytes (2 "
+                  "frames and 3 bytes)"));
   EXPECT_TRUE(has(msg, "--pixel-format"));
 }
 
@@ -142,12 +151,15 @@ TEST_F(ClipReaderErrors, SamplesAboveTheBitDepthAreNotThatDepth) {
   const std::string bytes = {1, 0, 2, 0, 3, 0, 4, 0, 0, 4, 6, 0};  // (x 1, y 1) = 1024
   const auto reader = ClipReader::open_raw(file("hot.yuv", bytes), f);
   const std::string msg = read_error(*reader);
-  EXPECT_TRUE(has(msg, "hot.yuv: frame 0: luma sample 1024 at (x 1, y 1) exceeds 1023, the largest 10-bit value"));
+  EXPECT_TRUE(has(
+      msg,
+      "hot.yuv: frame 0: luma sample 1024 at (x 1, y 1) exceeds 1023, the largest 10-bit value"));
   EXPECT_TRUE(has(msg, "not 10-bit gray10le"));
 }
 
 TEST_F(ClipReaderErrors, AHugeHeaderOnATinyFileFailsOnItsSizeNotOnMemory) {
-  const auto reader = ClipReader::open_y4m(file("huge.y4m", "YUV4MPEG2 W65536 H65536 C444p16\nFRAME\n0123456789"));
+  const auto reader =
+      ClipReader::open_y4m(file("huge.y4m", "YUV4MPEG2 W65536 H65536 C444p16\nFRAME\n0123456789"));
   EXPECT_TRUE(has(read_error(*reader), "frame 0 is truncated: 10 of 25769803776 bytes"));
 }
 
@@ -158,7 +170,8 @@ TEST_F(ClipReaderErrors, OpenByContentAsksForWhatIsMissing) {
   const std::string given = thrown_message<InvalidArgument>([&] { ClipReader::open(y4m, &f); });
   EXPECT_TRUE(has(given, "a.y4m is a Y4M clip"));
   EXPECT_TRUE(has(given, "leave out --width, --height and --pixel-format"));
-  const std::string missing = thrown_message<InvalidArgument>([&] { ClipReader::open(raw, nullptr); });
+  const std::string missing =
+      thrown_message<InvalidArgument>([&] { ClipReader::open(raw, nullptr); });
   EXPECT_TRUE(has(missing, "a.yuv is not a Y4M clip"));
   EXPECT_TRUE(has(missing, "give --width, --height and --pixel-format"));
   EXPECT_EQ(InvalidArgument("").exit_code(), 2);
@@ -169,8 +182,10 @@ TEST_F(ClipReaderErrors, UnknownRawPixelFormatListsTheAcceptedNames) {
   EXPECT_TRUE(has(msg, "unsupported --pixel-format 'nv12'"));
   EXPECT_TRUE(has(msg, "yuv420p yuv420p10le yuv420p12le yuv420p16le yuv422p"));
   EXPECT_TRUE(has(msg, "gray gray10le gray12le gray16le"));
-  EXPECT_TRUE(has(thrown_message<InvalidArgument>([] { raw_clip_format("yuv420p", 0, 4); }), "positive --width and --height"));
-  EXPECT_TRUE(has(thrown_message<InvalidArgument>([] { raw_clip_format("yuv420p10", 4, 4); }), "unsupported --pixel-format"));
+  EXPECT_TRUE(has(thrown_message<InvalidArgument>([] { raw_clip_format("yuv420p", 0, 4); }),
+                  "positive --width and --height"));
+  EXPECT_TRUE(has(thrown_message<InvalidArgument>([] { raw_clip_format("yuv420p10", 4, 4); }),
+                  "unsupported --pixel-format"));
 }
 
 }  // namespace

@@ -31,13 +31,11 @@ ClipFormat y4m_format(const std::string& tag, C chroma, int depth, int w, int h)
 
 // Every C tag the reader takes, with its chroma and depth.
 std::vector<ClipFormat> all_y4m_formats(int w, int h) {
-  std::vector<ClipFormat> all = {y4m_format("420jpeg", C::k420, 8, w, h),
-                                 y4m_format("420paldv", C::k420, 8, w, h),
-                                 y4m_format("420mpeg2", C::k420, 8, w, h),
-                                 y4m_format("420", C::k420, 8, w, h),
-                                 y4m_format("422", C::k422, 8, w, h),
-                                 y4m_format("444", C::k444, 8, w, h),
-                                 y4m_format("mono", C::kMono, 8, w, h)};
+  std::vector<ClipFormat> all = {
+      y4m_format("420jpeg", C::k420, 8, w, h),  y4m_format("420paldv", C::k420, 8, w, h),
+      y4m_format("420mpeg2", C::k420, 8, w, h), y4m_format("420", C::k420, 8, w, h),
+      y4m_format("422", C::k422, 8, w, h),      y4m_format("444", C::k444, 8, w, h),
+      y4m_format("mono", C::kMono, 8, w, h)};
   for (int d : {10, 12, 16}) {
     const std::string s = std::to_string(d);
     all.push_back(y4m_format("420p" + s, C::k420, d, w, h));
@@ -61,10 +59,10 @@ TEST(ClipFormat, SizesFollowFfmpegsLayoutWithOddSidesRoundedUp) {
 }
 
 TEST(ClipFormat, RawPixelFormatNamesRoundTrip) {
-  const std::vector<std::string> names = {
-      "yuv420p",     "yuv422p",     "yuv444p",     "gray",        "yuv420p10le", "yuv422p10le",
-      "yuv444p10le", "gray10le",    "yuv420p12le", "yuv422p12le", "yuv444p12le", "gray12le",
-      "yuv420p16le", "yuv422p16le", "yuv444p16le", "gray16le"};
+  const std::vector<std::string> names = {"yuv420p",     "yuv422p",     "yuv444p",     "gray",
+                                          "yuv420p10le", "yuv422p10le", "yuv444p10le", "gray10le",
+                                          "yuv420p12le", "yuv422p12le", "yuv444p12le", "gray12le",
+                                          "yuv420p16le", "yuv422p16le", "yuv444p16le", "gray16le"};
   for (const std::string& name : names) {
     const ClipFormat f = raw_clip_format(name, 64, 48);
     EXPECT_EQ(f.pixel_format(), name);
@@ -171,8 +169,8 @@ TEST(ClipReader, SkipSeeksOrDropsAndCounts) {
   const auto dir = fresh_scratch_dir("clip_skip");
   for (const std::string tag : {"420mpeg2", "422p10"}) {
     SCOPED_TRACE(tag);
-    const ClipFormat f = tag == "420mpeg2" ? y4m_format(tag, C::k420, 8, 5, 5)
-                                           : y4m_format(tag, C::k422, 10, 5, 5);
+    const ClipFormat f =
+        tag == "420mpeg2" ? y4m_format(tag, C::k420, 8, 5, 5) : y4m_format(tag, C::k422, 10, 5, 5);
     const std::string y4m = (dir / (tag + ".y4m")).string(), raw = (dir / (tag + ".yuv")).string();
     write_bytes(y4m, clip_bytes(f, 5, y4m_header_for(f)));
     write_bytes(raw, clip_bytes(f, 5, ""));

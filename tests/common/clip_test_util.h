@@ -69,7 +69,6 @@ class StdinFromPipe {
   std::unique_ptr<PipeWriter> writer_;
 };
 
-
 namespace clip_detail {
 
 inline void put_sample(std::string& out, const ClipFormat& f, std::uint32_t v) {
@@ -90,7 +89,7 @@ inline void write_all(int fd, const std::string& bytes) {
 }  // namespace clip_detail
 
 inline std::string clip_bytes(const ClipFormat& f, int frames, const std::string& y4m_header,
-                       const std::string& frame_header) {
+                              const std::string& frame_header) {
   std::string out;
   if (!y4m_header.empty()) out += y4m_header + "\n";
   const std::size_t sample = f.bit_depth > 8 ? 2 : 1;
@@ -167,7 +166,9 @@ inline PipeWriter::PipeWriter(const std::string& fifo, std::string bytes)
         if (fd >= 0) clip_detail::write_all(fd, bytes);
       }) {}
 
-inline PipeWriter::~PipeWriter() { thread_.join(); }
+inline PipeWriter::~PipeWriter() {
+  thread_.join();
+}
 
 inline StdinFromPipe::StdinFromPipe(std::string bytes) {
   // A reader that stops early closes nothing, so the writer sees EPIPE, not a signal.

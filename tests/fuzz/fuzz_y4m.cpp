@@ -26,9 +26,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         continue;
       }
       if (!reader->read(frame)) break;
-      fuzz::require(frame.width == f.width && frame.height == f.height &&
-                        frame.bit_depth == f.bit_depth,
-                    "a frame has the clip's format");
+      fuzz::require(
+          frame.width == f.width && frame.height == f.height && frame.bit_depth == f.bit_depth,
+          "a frame has the clip's format");
       const std::size_t samples = f.bit_depth > 8 ? frame.samples16.size() : frame.samples8.size();
       fuzz::require(samples == frame.pixels(), "a frame holds exactly width x height samples");
       for (std::size_t i = 0; i < frame.pixels(); ++i) {
