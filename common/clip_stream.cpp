@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,16 +59,27 @@ void ClipStream::fail(const std::string& what) const {
   throw InputError(name_ + ": " + what + ": " + std::strerror(errno));
 }
 
+std::size_t ClipStream::read_some(unsigned char* dst, std::size_t n) {
+  for (;;) {
+    const ssize_t got = ::read(fd_, dst, n);
+    if (got >= 0) return static_cast<std::size_t>(got);
+    if (errno == EINTR) continue;
+    if (errno == EAGAIN || errno == EWOULDBLOCK) {
+      // A non-blocking pipe (a parent may hand one over as standard input): wait for data.
+      struct pollfd p {
+        fd_, POLLIN, 0
+      };
+      if (::poll(&p, 1, -1) >= 0 || errno == EINTR) continue;
+    }
+    fail("cannot read");
+  }
+}
+
 std::size_t ClipStream::fill() {
   if (begin_ == end_) begin_ = end_ = 0;
-  for (;;) {
-    const ssize_t got = ::read(fd_, buffer_.data() + end_, buffer_.size() - end_);
-    if (got >= 0) {
-      end_ += static_cast<std::size_t>(got);
-      return static_cast<std::size_t>(got);
-    }
-    if (errno != EINTR) fail("cannot read");
-  }
+  const std::size_t got = read_some(buffer_.data() + end_, buffer_.size() - end_);
+  end_ += got;
+  return got;
 }
 
 std::size_t ClipStream::read(void* dst, std::size_t n) {
@@ -78,13 +90,9 @@ std::size_t ClipStream::read(void* dst, std::size_t n) {
   while (done < n) {
     if (n - done >= buffer_.size()) {
       // A large read goes straight into the caller's memory: one copy less.
-      const ssize_t got = ::read(fd_, out + done, n - done);
-      if (got < 0) {
-        if (errno == EINTR) continue;
-        fail("cannot read");
-      }
+      const std::size_t got = read_some(out + done, n - done);
       if (got == 0) break;
-      done += static_cast<std::size_t>(got);
+      done += got;
     } else {
       if (fill() == 0) break;
       const std::size_t take = std::min(n - done, end_ - begin_);

@@ -40,6 +40,7 @@ class ClipStream {
   std::int64_t remaining() const;
 
  private:
+  std::size_t read_some(unsigned char* dst, std::size_t n);  // one read(2); 0 at the end
   std::size_t fill();  // reads into the buffer's free tail; 0 at the end
   [[noreturn]] void fail(const std::string& what) const;
 

@@ -30,6 +30,12 @@ TEST(ClipReaderStream, Y4mFromStandardInputByContent) {
   expect_whole_clip(*reader, f, 3);
 }
 
+TEST(ClipReaderStream, ANonBlockingStandardInputWaitsForData) {
+  const ClipFormat f = format_of("gray", 1200, 1000, "mono");
+  StdinFromPipe stdin_pipe(clip_bytes(f, 3, y4m_header_for(f)), /*nonblocking=*/true);
+  expect_whole_clip(*ClipReader::open("-", nullptr), f, 3);
+}
+
 TEST(ClipReaderStream, RawFromStandardInputWithSkips) {
   const ClipFormat f = raw_clip_format("yuv422p", 33, 17);
   StdinFromPipe stdin_pipe(clip_bytes(f, 4, ""));

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <memory>
@@ -48,7 +49,7 @@ void expect_plan(ClipReader& reader, const ClipFormat& f, const std::string& pla
 // Writes `bytes` to fd (closing it) on its own thread, as a producer on the other end of a pipe.
 class PipeWriter {
  public:
-  PipeWriter(int fd, std::string bytes);
+  PipeWriter(int fd, std::string bytes, int delay_ms = 0);
   // Opens `fifo` for writing on the thread (it blocks until a reader opens it).
   PipeWriter(const std::string& fifo, std::string bytes);
   ~PipeWriter();
@@ -59,9 +60,11 @@ class PipeWriter {
 
 // Standard input replaced by the read end of a pipe for the object's life; the write end is
 // fed `bytes` by a PipeWriter.
+// With `nonblocking`, the read end is O_NONBLOCK and the writer starts 50 ms late, so the
+// reader meets an empty non-blocking pipe (EAGAIN) first.
 class StdinFromPipe {
  public:
-  explicit StdinFromPipe(std::string bytes);
+  explicit StdinFromPipe(std::string bytes, bool nonblocking = false);
   ~StdinFromPipe();
 
  private:
@@ -157,8 +160,11 @@ inline void expect_plan(ClipReader& reader, const ClipFormat& f, const std::stri
   EXPECT_EQ(reader.frames_read(), static_cast<std::int64_t>(plan.size()));
 }
 
-inline PipeWriter::PipeWriter(int fd, std::string bytes)
-    : thread_([fd, bytes = std::move(bytes)] { clip_detail::write_all(fd, bytes); }) {}
+inline PipeWriter::PipeWriter(int fd, std::string bytes, int delay_ms)
+    : thread_([fd, bytes = std::move(bytes), delay_ms] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
+        clip_detail::write_all(fd, bytes);
+      }) {}
 
 inline PipeWriter::PipeWriter(const std::string& fifo, std::string bytes)
     : thread_([fifo, bytes = std::move(bytes)] {
@@ -170,7 +176,7 @@ inline PipeWriter::~PipeWriter() {
   thread_.join();
 }
 
-inline StdinFromPipe::StdinFromPipe(std::string bytes) {
+inline StdinFromPipe::StdinFromPipe(std::string bytes, bool nonblocking) {
   // A reader that stops early closes nothing, so the writer sees EPIPE, not a signal.
   ::signal(SIGPIPE, SIG_IGN);
   int fds[2];
@@ -178,7 +184,8 @@ inline StdinFromPipe::StdinFromPipe(std::string bytes) {
   saved_ = ::dup(STDIN_FILENO);
   ::dup2(fds[0], STDIN_FILENO);
   ::close(fds[0]);
-  writer_ = std::make_unique<PipeWriter>(fds[1], std::move(bytes));
+  if (nonblocking) ::fcntl(STDIN_FILENO, F_SETFL, ::fcntl(STDIN_FILENO, F_GETFL) | O_NONBLOCK);
+  writer_ = std::make_unique<PipeWriter>(fds[1], std::move(bytes), nonblocking ? 50 : 0);
 }
 
 inline StdinFromPipe::~StdinFromPipe() {
