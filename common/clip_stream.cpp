@@ -14,11 +14,13 @@
 namespace mad {
 namespace {
 
-// 1 MiB: a pipe delivers at most its capacity (64 KiB by default) a call, so this holds many;
-// reads of a whole luma plane bypass it. A regular file smaller than that gets a buffer of its
-// size (at least 64 KiB), so opening many short clips costs no megabyte each.
-constexpr std::size_t kBufferBytes = std::size_t{1} << 20;
-constexpr std::size_t kMinBufferBytes = std::size_t{1} << 16;
+// A pipe's buffer: 1 MiB, the size the pipe itself is raised to, so one read takes all the
+// writer has put in. Reads of a whole luma plane bypass it either way.
+constexpr std::size_t kPipeBufferBytes = std::size_t{1} << 20;
+// A regular file's buffer: only the FRAME lines and the bytes after a seek pass through it
+// (each fill after a chroma seek copies a buffer's worth of the next luma plane once more), and
+// the kernel's read-ahead does the batching, so 64 KiB is enough.
+constexpr std::size_t kFileBufferBytes = std::size_t{1} << 16;
 constexpr std::size_t kMaxPeek = 4096;
 
 }  // namespace
@@ -44,11 +46,8 @@ ClipStream::ClipStream(const std::string& path) : name_(path == "-" ? "standard 
   // A pipe holds 64 KiB by default: a 1080p frame would then take 48 wake-ups of the writer
   // (ffmpeg) and the reader each. A larger pipe (1 MiB is the default limit for any user) lets
   // both move big pieces; where the system refuses, the pipe stays as it was.
-  if (S_ISFIFO(st.st_mode)) (void)::fcntl(fd_, F_SETPIPE_SZ, static_cast<int>(kBufferBytes));
-  std::size_t bytes = kBufferBytes;
-  if (regular_ && static_cast<std::uint64_t>(st.st_size) < kBufferBytes)
-    bytes = std::max(kMinBufferBytes, static_cast<std::size_t>(st.st_size) + 1);
-  buffer_.resize(bytes);
+  if (S_ISFIFO(st.st_mode)) (void)::fcntl(fd_, F_SETPIPE_SZ, static_cast<int>(kPipeBufferBytes));
+  buffer_.resize(regular_ ? kFileBufferBytes : kPipeBufferBytes);
 }
 
 ClipStream::~ClipStream() {

@@ -20,7 +20,7 @@ ClipFormat format_of(const std::string& pixel_format, int w, int h, const std::s
 }
 
 TEST(ClipReaderStream, Y4mFromStandardInputByContent) {
-  // 1 MiB frames and more: the reader's buffer and the pipe's capacity are both smaller.
+  // Luma planes of more than 1 MiB: the reader's buffer and the pipe's capacity are smaller.
   const ClipFormat f = format_of("yuv420p10le", 1000, 700, "420p10");
   StdinFromPipe stdin_pipe(clip_bytes(f, 3, y4m_header_for(f)));
   const auto reader = ClipReader::open("-", nullptr);

@@ -180,7 +180,7 @@ TEST(ClipReader, SkipSeeksOrDropsAndCounts) {
 }
 
 TEST(ClipReader, SkipSeeksPastTheBufferOfALargeFile) {
-  // Frames of more than the reader's 1 MiB buffer: a skip must seek, not just drop buffered bytes.
+  // Frames larger than the reader's buffer: a skip must seek, not just drop buffered bytes.
   const auto dir = fresh_scratch_dir("clip_skip_large");
   ClipFormat f = raw_clip_format("yuv420p", 1000, 700);
   f.y4m_colorspace = "420jpeg";
