@@ -37,4 +37,6 @@ void AppearanceWorkspaceCpu::prepare(int width, int height, int images, int work
   poison_image(plane);
 }
 
+void AppearanceWorkspaceCpu::release() { *this = AppearanceWorkspaceCpu(); }
+
 }  // namespace mad::appearance

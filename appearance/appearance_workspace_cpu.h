@@ -21,6 +21,8 @@ class AppearanceWorkspaceCpu {
   // (reallocating only on a change of shape or count) and, in the poisoning test mode, fills
   // them with NaN.
   void prepare(int width, int height, int images, int workers);
+  // Frees every buffer (a pair too large to keep them: common/workspace_cpu.h).
+  void release();
 
   std::vector<std::vector<Complex>> spectra;  // per image: the full unshifted spectrum
   std::vector<CpuFftBuffers> fft;             // per image: the forward transform's copies

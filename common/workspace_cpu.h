@@ -8,6 +8,13 @@
 // buffers are sized for the last shape it scored and reused, unchanged in address, while the
 // shape stays the same. A new shape replaces them (the memory held stays one shape's).
 //
+// Keeping them has a price in memory: the two stages' buffers are held together instead of one
+// after the other (about 379 instead of 265 bytes a pixel on one thread, 90 instead of 63 GiB
+// for 16000x16000; the code before the workspaces also freed buffers inside a stage, 221). So
+// only pairs up to kWorkspaceKeepMaxPixels keep them (keep_workspace); a larger pair frees
+// each stage's workspace as soon as the stage is done, so that only the larger one is held.
+// mad/backends/memory_estimate.cpp models both cases.
+//
 // Every stage writes a kept buffer before reading it, so reuse cannot change a score. Tests
 // check that by poisoning the kept buffers (NaN) before each reuse.
 #pragma once
@@ -24,6 +31,23 @@ namespace mad {
 // Buffers (re)allocated by fit_buffer / fit_image, process-wide since the start: a count that
 // stays put over pairs of one shape shows the workspaces are reused (tests).
 std::uint64_t workspace_allocations();
+
+// Pairs up to this many pixels keep their workspaces: 2^24, 4096 x 4096. The saving, the
+// kernel's mapping and zeroing of every page for every pair, pays in runs of many pairs of one
+// shape: datasets (KADID-10k and TID2013 512x384, CSIQ 512x512, LIVE up to 768x512) and video
+// frames (3840x2160 is 8.3 Mpixel) are all below it, and there the kept memory is at most
+// about 6 GiB (1.8 GiB more than without keeping). Above it, where pairs are few and each takes
+// tens of seconds, the ~115 bytes a pixel that keeping adds (7 GiB at 8192 x 8192, 27 GiB at
+// 16000 x 16000) decide whether a pair fits at all, so the memory goes back after each stage.
+constexpr std::size_t kWorkspaceKeepMaxPixels = std::size_t{1} << 24;
+
+// Whether a worker keeps its workspaces after a width x height pair (the pixels are at most
+// the limit, kWorkspaceKeepMaxPixels unless a test set another).
+bool keep_workspace(int width, int height);
+// The limit in pixels now.
+std::size_t workspace_keep_limit();
+// Tests: sets the limit in pixels (0: no pair keeps them); returns the previous one.
+std::size_t set_workspace_keep_limit(std::size_t pixels);
 
 // Test mode: when on, a workspace fills its kept buffers with NaN whenever it reuses them for
 // another pair, so a stage that read a stale value would change the score. Off by default.

@@ -109,9 +109,11 @@ EvalReport merge_eval_shards(const EvalMergeConfig& cfg, const results::ShardSet
                     " shard files: the scoring time is the pairs' own times added up");
 
   results::refuse_existing_out(cfg.out, cfg.overwrite);
+  // Through a temporary of a unique name, as a list's merge (an existing OUT.tmp is left alone).
   results::ResultsWriter out =
-      results::ResultsWriter::create(cfg.out, true, results::ResultsKind::Eval);
+      results::ResultsWriter::replacing(cfg.out, results::ResultsKind::Eval);
   for (const results::ShardRow* row : ordered) out.write(row->fields);
+  out.commit();
   results::write_merged_settings(cfg.out, set);
   add_statistics(r, d, mad, cfg.bootstrap);
   write_report_files(r, cfg.json, cfg.html, cfg.log);

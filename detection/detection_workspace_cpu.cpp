@@ -23,4 +23,6 @@ void DetectionWorkspaceCpu::prepare(int width, int height) {
     poison_buffer(*v);
 }
 
+void DetectionWorkspaceCpu::release() { *this = DetectionWorkspaceCpu(); }
+
 }  // namespace mad::detection

@@ -16,6 +16,8 @@ class DetectionWorkspaceCpu {
   // Fits every buffer to width x height (reallocating only on a change of shape) and, in the
   // poisoning test mode, fills them with NaN.
   void prepare(int width, int height);
+  // Frees every buffer (a pair too large to keep them: common/workspace_cpu.h).
+  void release();
 
   std::shared_ptr<const CsfFilterCpu> csf;  // this shape's filter (the process-wide cache's)
   Image<double> lum[2], filtered[2];        // per image: luminance, then CSF-filtered

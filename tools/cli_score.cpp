@@ -17,6 +17,7 @@
 #include "mad/memory_limits.h"
 #include "mad/results/csv.h"
 #include "mad/results/pairs_list.h"
+#include "mad/results/pairs_list_check.h"
 #include "mad/results/pairs_output.h"
 #include "mad/results/pairs_shard.h"
 #include "mad/results/result_json.h"
@@ -139,18 +140,26 @@ constexpr std::size_t kPairsPerChunk = 4096;
 int run_pairs(const CLI::App& cmd, const ScoreArgs& a) {
   const ScoreOptions options = make_options(cmd, a);
   const BackendChoice choice = choose_checked_backend(cmd, options);
-  // The list is checked before --out is touched: the first pass reads every row (a list of
-  // unknown columns fails on its first row), matches a resumed file's rows to their lines and
-  // counts the rows left (for the progress bar); the second scores them.
+  // The list is checked whole before --out is touched or a shard is planned: a malformed row
+  // anywhere is refused now, naming its line, not hours into the run (pairs_list_check.h).
+  // Then a pass matches a resumed file's rows to their lines and counts the rows left (for the
+  // progress bar); the last one scores them.
+  const results::PairsListSummary checked =
+      results::check_pairs_list(a.pairs, [](const std::string& bad_line) {
+        std::fprintf(stderr, "mad: %s\n", bad_line.c_str());  // errors print under -q too
+      });
+  if (checked.pairs == 0)
+    throw InputError("no pairs in " + a.pairs +
+                     (checked.header ? " (a header and no rows)" : " (it is empty)"));
   // --shard: this run's rows only, and the shard and the list recorded for --resume and merge.
   results::RunSettings settings = results::run_settings(options, choice.backend);
   const results::ShardSpec shard =
       a.shard.empty() ? results::ShardSpec{} : results::parse_shard(a.shard);
   std::optional<results::ShardPlan> plan;
-  // A shard reads the list by its absolute path, so its rows name absolute paths: the tasks of
-  // a job array, and `mad merge`, may run in other folders.
-  const std::string list_path =
-      shard.whole() ? a.pairs : std::filesystem::absolute(a.pairs).lexically_normal().string();
+  // A shard reads the list as a whole run does, so its rows name the same paths and the merged
+  // shards equal the whole run's file; the settings record the list's absolute path, for
+  // `mad merge` run in another folder.
+  const std::string& list_path = a.pairs;
   if (!shard.whole()) {
     plan.emplace(list_path, shard.count);
     results::set_dataset(settings, "pairs-list", list_path, plan->rows());
@@ -168,9 +177,6 @@ int run_pairs(const CLI::App& cmd, const ScoreArgs& a) {
       ++total;
       skipped += output.take_finished(row);
     }
-    if (listed == 0)
-      throw InputError("no pairs in " + a.pairs +
-                       (count.had_header() ? " (a header and no rows)" : " (it is empty)"));
   }
   if (plan && !a.quiet)
     std::fprintf(stderr, "mad: shard %s: %zu of the list's %zu pairs (%.0f Mpixel of %.0f)\n",

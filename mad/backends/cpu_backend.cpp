@@ -1,7 +1,7 @@
 // The CPU backend behind the scoring seam (mad/backends/pair_backend.h): the reference implementation of
 // both stages, one pair at a time, computed as it is submitted (each stage spreads itself over
 // every core). Like a GPU slot, it keeps its work space (planes, spectra, FFT copies, per-thread
-// scratch) across pairs of one shape (common/workspace_cpu.h says why). Also pair_input(), the
+// scratch) across pairs of one shape, up to a size (common/workspace_cpu.h says why). Also pair_input(), the
 // seam's CUDA-free helper.
 #include <deque>
 #include <optional>
@@ -40,8 +40,13 @@ class CpuBackend final : public PairBackend {
     require_cpu_memory(width, height, thread_count(), want_maps, host_available_memory_bytes());
     GrayImage ref_gray, dst_gray;  // host conversions of colour inputs
     const ImageView<const double> r = plane(ref, ref_gray), d = plane(dst, dst_gray);
+    // A pair too large to keep the workspaces frees each stage's before the next stage (or
+    // pair) starts, so the stages' buffers follow each other instead of adding up.
+    const bool keep = keep_workspace(width, height);
     auto det = detection::detect_cpu(r, d, uint8_luminance, want_maps, detection_workspace_);
+    if (!keep) detection_workspace_.release();
     auto app = appearance::appear_cpu(r, d, want_maps, appearance_workspace_);
+    if (!keep) appearance_workspace_.release();
     StageOutputs out;
     out.d_detect = det.d_detect;
     out.d_appear = app.d_appear;

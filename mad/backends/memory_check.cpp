@@ -12,6 +12,7 @@
 
 #include "common/allotment.h"
 #include "common/error.h"
+#include "common/workspace_cpu.h"
 #include "mad/backends/memory_estimate.h"
 
 namespace mad {
@@ -19,6 +20,12 @@ namespace {
 
 std::string shape_text(int width, int height) {
   return std::to_string(width) + "x" + std::to_string(height);
+}
+
+std::string megapixels(std::size_t pixels) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f Mpixel", static_cast<double>(pixels) / 1e6);
+  return buf;
 }
 
 const char* precision_text(Precision p) {
@@ -167,11 +174,14 @@ void require_cpu_memory(int width, int height, int threads, bool want_maps, std:
 }
 
 std::string cpu_memory_statement(int width, int height, int threads, bool want_maps) {
-  const std::size_t need = estimate_cpu_pair_memory(width, height, threads, want_maps).total();
-  if (need < kCpuMemoryStatementThreshold) return "";
-  return "a " + shape_text(width, height) + " pair needs about " + format_bytes(need) +
+  const CpuPairMemory m = estimate_cpu_pair_memory(width, height, threads, want_maps);
+  if (m.total() < kCpuMemoryStatementThreshold) return "";
+  return "a " + shape_text(width, height) + " pair needs about " + format_bytes(m.total()) +
          " of memory on the CPU path (" + std::to_string(threads) +
-         (threads == 1 ? " thread)" : " threads)");
+         (threads == 1 ? " thread" : " threads") +
+         (m.kept ? "; its stages' work space is kept for the next pair of this shape)"
+                 : "; each stage's work space is freed when the stage ends, the pair being "
+                   "above " + megapixels(workspace_keep_limit()) + ")");
 }
 
 }  // namespace mad

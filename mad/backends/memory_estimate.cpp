@@ -9,6 +9,7 @@
 #include "common/block_grid.h"
 #include "common/error.h"
 #include "common/stage_scratch.h"
+#include "common/workspace_cpu.h"
 
 namespace mad {
 namespace {
@@ -115,11 +116,7 @@ CpuPairMemory estimate_cpu_pair_memory(int width, int height, int threads, bool 
   // planes. Both stay cached per shape (the first pair builds them; later ones find them).
   m.caches = hf * d + 9 * p * d;
 
-  // The backend keeps both stages' workspaces across pairs (common/workspace_cpu.h), so they
-  // add up instead of following each other. A new shape's appearance plans are made while only
-  // the detection workspace is held, and their planning arrays (a real, two complex planes and
-  // a half spectrum) are smaller than the appearance workspace that follows. A requested map leaves with the result and its successor
-  // is allocated with the next pair, so maps change no term.
+  // Each stage's workspace holds all its buffers at once while the stage runs.
   // Detection (detection/detection_workspace_cpu.h): 8 planes (luminance and CSF output per
   // image, the error, local MSE, its horizontal sums, the map); per image the CSF's half
   // spectrum and the transforms' copies (a half spectrum, a packed plane); the block statistics
@@ -131,8 +128,22 @@ CpuPairMemory estimate_cpu_pair_memory(int width, int height, int threads, bool 
   const std::size_t stats = 3 * kSubbands * b * d;
   const std::size_t appearance = 2 * p * c + 2 * (p * d + hf * c) + 2 * stats +
                                  subband_workers * (2 * p * c + p * d) + b * d + p * d;
-  (void)want_maps;
-  m.working = detection + appearance;
+  m.kept = keep_workspace(width, height);
+  if (m.kept) {
+    // Kept across pairs (common/workspace_cpu.h): the two add up. A new shape's appearance
+    // plans are made while only the detection workspace is held, and their planning arrays (a
+    // real, two complex planes and a half spectrum) are smaller than the appearance workspace
+    // that follows. A requested map leaves with the result and its successor is allocated with
+    // the next pair, so maps change no term.
+    m.working = detection + appearance;
+  } else {
+    // Too large to keep: the detection workspace is freed before the appearance stage starts
+    // and the appearance one after it, so the larger of the two is held, plus map.HI while the
+    // appearance stage runs (the map left the detection workspace with the result), and at
+    // most the planning arrays of a new shape's appearance plans (made before its workspace).
+    const std::size_t fft_planning = p * d + 2 * p * c + hf * c;
+    m.working = std::max({detection, appearance + (want_maps ? p * d : 0), fft_planning});
+  }
   m.overhead = kCpuOverhead;
   return m;
 }

@@ -52,16 +52,20 @@ GpuPairMemory estimate_gpu_pair_memory(int width, int height, Precision precisio
 struct CpuPairMemory {
   std::size_t images = 0;    // the two gray planes being scored (double)
   std::size_t caches = 0;    // per-shape state kept between pairs: C_s and the log-Gabor bank
-  std::size_t working = 0;   // the two stages' workspaces, which the CPU backend keeps
+  std::size_t working = 0;   // the two stages' workspaces: both, as the CPU backend keeps
+                             // them, or the larger one for a pair too large to keep them
+  bool kept = false;         // the workspaces stay for the next pair (keep_workspace)
   std::size_t overhead = 0;  // FFTW plans, thread stacks, code: a fixed allowance
   std::size_t total() const { return images + caches + working + overhead; }
 };
 
 // The model of detection/detection_cpu.cpp and appearance/appearance_cpu.cpp for `threads`
 // worker threads (mad::thread_count(); the appearance stage runs one subband worker per thread,
-// each with its own scratch, so the need grows with the thread count). want_maps changes
-// nothing: the maps are workspace planes the result takes. Throws InvalidArgument for a shape
-// below 1x1 or threads < 1.
+// each with its own scratch, so the need grows with the thread count), for the workspaces kept
+// across pairs up to common/workspace_cpu.h's size and freed after each stage above it.
+// want_maps changes nothing while they are kept (the maps are workspace planes the result
+// takes); above it, map.HI adds a plane while the appearance stage runs. Throws
+// InvalidArgument for a shape below 1x1 or threads < 1.
 CpuPairMemory estimate_cpu_pair_memory(int width, int height, int threads, bool want_maps);
 
 }  // namespace mad

@@ -60,6 +60,7 @@ std::vector<std::string> PairsListReader::split(const std::string& text) const {
 
 bool PairsListReader::settle_columns(const std::vector<std::string>& f, int line) {
   settled_ = true;
+  columns_ = f.size();
   const int r = find_column(f, kRefNames), d = find_column(f, kDistNames);
   if (r >= 0 && d >= 0) {
     ref_col_ = r;
@@ -96,13 +97,19 @@ bool PairsListReader::next(PairRow& row) {
       continue;
     }
     const int need = std::max(ref_col_, dist_col_) + 1;
-    if (static_cast<int>(f.size()) < need || f[ref_col_].empty() || f[dist_col_].empty()) {
+    if (static_cast<int>(f.size()) > ref_col_) row.ref = row.ref_field = f[ref_col_];
+    if (static_cast<int>(f.size()) > dist_col_) row.dist = row.dist_field = f[dist_col_];
+    // Extra fields that are empty ("a.png,b.png,") lose nothing; others would be dropped.
+    const bool extra = std::any_of(f.begin() + static_cast<long>(std::min(columns_, f.size())),
+                                   f.end(), [](const std::string& x) { return !x.empty(); });
+    if (static_cast<int>(f.size()) < need || row.ref.empty() || row.dist.empty()) {
       row.error = "expected a reference and a distorted path, found " + columns_text(f);
-      if (static_cast<int>(f.size()) > ref_col_) row.ref = f[ref_col_];
-      if (static_cast<int>(f.size()) > dist_col_) row.dist = f[dist_col_];
+    } else if (extra) {
+      row.error = "found " + columns_text(f) + " where the list's first row has " +
+                  std::to_string(columns_) + ": the extra ones would be dropped";
     } else {
-      row.ref = resolve(base_, f[ref_col_]);
-      row.dist = resolve(base_, f[dist_col_]);
+      row.ref = resolve(base_, row.ref);
+      row.dist = resolve(base_, row.dist);
     }
     return true;
   }

@@ -10,9 +10,11 @@
 // Fields are split by commas (split_csv_line_trimmed, csv.h), or by tabs when the
 // first row holds tabs and no comma (tab-separated fields are trimmed of spaces, not quoted).
 // Anything else (one column, an unknown header) is refused with InputError naming the columns
-// found. Relative paths resolve against the list's folder. A later malformed row does not stop
-// the list: it is returned with its error and its raw fields, so the caller can report it
-// and go on.
+// found. Relative paths resolve against the list's folder. The first row also settles the
+// list's width: a later row with more non-empty fields is malformed (its extra columns would be
+// dropped). A later malformed row does not stop the list: it is returned with its error and
+// its raw fields, so the caller can report it and go on (pairs_list_check.h refuses a list
+// with any such row before scoring).
 #pragma once
 
 #include <filesystem>
@@ -28,6 +30,9 @@ struct PairRow {
   std::string ref;    // resolved path (a malformed row: the raw field, or the raw line)
   std::string dist;   // resolved path (a malformed row: the raw field, if any)
   std::string error;  // non-empty for a malformed row
+  // The two paths as the list spells them (before resolving): what a whole run and its shards
+  // have in common, and where a wrongly placed list's hint comes from.
+  std::string ref_field, dist_field;
 };
 
 // The rows of a pairs list one at a time, in memory that does not grow with the list (a list
@@ -51,6 +56,7 @@ class PairsListReader {
   LineReader lines_;
   std::filesystem::path base_;
   int ref_col_ = 0, dist_col_ = 1;
+  std::size_t columns_ = 0;  // the first row's fields
   bool settled_ = false, tabs_ = false, header_ = false;
 };
 

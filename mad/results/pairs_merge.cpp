@@ -6,6 +6,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <vector>
 
 #include "common/error.h"
 #include "mad/results/pairs_list.h"
@@ -35,6 +36,26 @@ PairsRow key_of(const ShardRow& row, ResultsKind kind) {
                      "and dist)");
   return {j["line"].get<int>(), j["ref"].get<std::string>(), j["dist"].get<std::string>(),
           j.contains("error")};
+}
+
+// Whether a shard's row names the path a list's row holds. A shard writes the list's field
+// resolved against the list's folder as it was spelled where the shard ran (as a whole run
+// does), shards of older builds the absolute form; the merge, perhaps run in another folder,
+// reads the list by its absolute path. So a held path matches the absolute form, or ends in
+// the field's own components (those below any leading "..").
+bool names_list_path(const std::string& held, const std::string& absolute,
+                     const std::string& field) {
+  namespace fs = std::filesystem;
+  if (held == absolute) return true;
+  const fs::path f = fs::path(field).lexically_normal();
+  if (f.is_absolute() || field.empty()) return false;
+  std::vector<fs::path> tail;
+  for (const fs::path& part : f)
+    if (part != ".." || !tail.empty()) tail.push_back(part);
+  const fs::path h = fs::path(held).lexically_normal();
+  const std::vector<fs::path> parts(h.begin(), h.end());
+  return parts.size() >= tail.size() &&
+         std::equal(tail.rbegin(), tail.rend(), parts.rbegin());
 }
 
 }  // namespace
@@ -71,7 +92,8 @@ PairsMerge merge_pairs_shards(const std::string& out_path, const std::vector<std
       throw InputError("line " + std::to_string(row.line) + " of " + list +
                        " has no row in the shard files");
     const PairsRow& held = it->second.second;
-    if (held.ref != row.ref || held.dist != row.dist)
+    if (!names_list_path(held.ref, row.ref, row.ref_field) ||
+        !names_list_path(held.dist, row.dist, row.dist_field))
       throw InputError("line " + std::to_string(row.line) + " of " + list + " names " + row.ref +
                        ", " + row.dist + " but '" + it->second.first.file + "' holds " + held.ref +
                        ", " + held.dist + ": the list changed after the shards were scored");
@@ -81,7 +103,9 @@ PairsMerge merge_pairs_shards(const std::string& out_path, const std::vector<std
                      ", which lists " + std::to_string(listed) + " pairs (" +
                      set.settings.dataset_pairs + " when the shards were scored)");
   refuse_existing_out(out_path, force);
-  ResultsWriter out = ResultsWriter::create(out_path, true, *kind);
+  // Through a temporary of a unique name: with --force the old file stays whole until the
+  // merged one is, and an existing OUT.tmp is never touched.
+  ResultsWriter out = ResultsWriter::replacing(out_path, *kind);
   for (const auto& [line, row] : rows) {  // list order
     if (*kind == ResultsKind::JsonLines)
       out.write_line(row.first.fields[0]);
@@ -89,6 +113,7 @@ PairsMerge merge_pairs_shards(const std::string& out_path, const std::vector<std
       out.write(row.first.fields);
     failed += row.second.failed;
   }
+  out.commit();
   write_merged_settings(out_path, set);
   return {rows.size(), failed};
 }

@@ -258,24 +258,35 @@ ResultsWriter ResultsWriter::create(const std::string& path, bool overwrite, Res
 
 ResultsWriter ResultsWriter::resume(const std::string& path, const ResultsLog& log,
                                     ResultsKind kind) {
-  const std::string tmp = path + ".tmp";
   {
-    std::ofstream out(tmp, std::ios::out | std::ios::trunc);
-    if (!out) throw InputError("cannot write '" + tmp + "': " + system_reason());
-    const std::vector<std::string>& header = results_header(kind);
-    if (!header.empty()) out << join_csv(header) << "\n";
+    ResultsWriter copy = replacing(path, kind);
+    const bool csv = !results_header(kind).empty();
     for (const FinishedRow& row : log.rows)  // every row already written stays, in its order
-      out << (header.empty() ? row.fields.front() : join_csv(row.fields)) << "\n";
-    errno = 0;
-    out.flush();
-    if (!out)
-      throw InputError("error while writing '" + tmp + "': " + system_reason() + " ('" + path +
-                       "' is unchanged)");
+      copy.out_ << (csv ? join_csv(row.fields) : row.fields.front()) << "\n";
+    copy.commit();  // the old file stays until the copy is whole
   }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);  // atomic on one file system: the old file stays until then
-  if (ec) throw InputError("cannot replace '" + path + "': " + ec.message());
   return ResultsWriter(path, std::ios::out | std::ios::app);
+}
+
+ResultsWriter ResultsWriter::replacing(const std::string& path, ResultsKind kind) {
+  ReplacementFile temp(path);
+  ResultsWriter w(temp.temp_path(), std::ios::out | std::ios::trunc);
+  w.path_ = path;
+  w.pending_.emplace(std::move(temp));
+  if (!results_header(kind).empty()) w.out_ << join_csv(results_header(kind)) << "\n";
+  return w;
+}
+
+void ResultsWriter::commit() {
+  if (!pending_) throw InternalError("ResultsWriter::commit: not a replacing writer");
+  errno = 0;
+  out_.flush();
+  if (!out_)
+    throw InputError("error while writing '" + pending_->temp_path() + "': " + system_reason() +
+                     " ('" + path_ + "' is unchanged)");
+  out_.close();
+  pending_->commit();
+  pending_.reset();
 }
 
 void ResultsWriter::write(const std::vector<std::string>& fields) {

@@ -14,11 +14,13 @@
 #include <cstddef>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "mad/result.h"
+#include "mad/results/replacement_file.h"
 
 namespace mad::results {
 
@@ -89,10 +91,16 @@ class ResultsWriter {
                               const std::string& resume = "--resume",
                               const std::string& force = "--force");
   // Resume: rewrites the file with its header and every finished row, in file order (failed
-  // rows are retried, a partial last line is dropped) through a temporary file and a rename,
-  // then appends.
+  // rows are retried, a partial last line is dropped) through a temporary file of a unique
+  // name (replacement_file.h) and a rename, then appends.
   static ResultsWriter resume(const std::string& path, const ResultsLog& log,
                               ResultsKind kind = ResultsKind::Eval);
+
+  // A file written whole (mad merge's): the header and rows go to a temporary file of a unique
+  // name beside `path`, which commit() renames over it; `path` is untouched until then, and
+  // the temporary is removed when the writer is dropped uncommitted.
+  static ResultsWriter replacing(const std::string& path, ResultsKind kind);
+  void commit();
 
   void write(const std::vector<std::string>& fields);  // one CSV row
   void write_line(const std::string& line);            // one line as it is (JSON Lines)
@@ -102,6 +110,7 @@ class ResultsWriter {
   ResultsWriter(std::string path, std::ios::openmode mode);
   std::string path_;
   std::ofstream out_;
+  std::optional<ReplacementFile> pending_;  // replacing(): the temporary, until commit()
 };
 
 }  // namespace mad::results

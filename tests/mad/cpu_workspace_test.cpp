@@ -34,6 +34,7 @@ struct ModeGuard {
   ~ModeGuard() {
     set_workspace_poisoning(false);
     set_thread_count(0);
+    set_workspace_keep_limit(kWorkspaceKeepMaxPixels);
   }
 };
 
@@ -114,6 +115,36 @@ TEST(CpuWorkspace, BackendReusesItsBuffersOverPairsOfOneShape) {
   EXPECT_GT(after_b, after_first) << "a new shape must refit the workspace";
   score_on(*backend, a2, false, false);
   EXPECT_GT(workspace_allocations(), after_b);
+}
+
+// Issue 39: a pair above the keep limit frees its workspaces (each stage's when the stage
+// ends), so every pair of that shape allocates them anew, and scores the same bits as a
+// backend that keeps them; a pair at the limit keeps them.
+TEST(CpuWorkspace, PairsAboveTheKeepLimitFreeTheirWorkspaceAndScoreTheSame) {
+  ModeGuard guard;
+  const TestPair a = make_pair(64, 48, 52), b = make_pair(64, 48, 62);
+  auto keeping = make_cpu_backend(ScoreOptions{});
+  score_on(*keeping, a, false, true);
+  const StageOutputs want = score_on(*keeping, b, false, true);
+
+  set_workspace_keep_limit(64 * 48 - 1);
+  auto freeing = make_cpu_backend(ScoreOptions{});
+  // Without maps (a map leaves with its result, so its plane is allocated anew either way).
+  score_on(*freeing, a, false, false);
+  const std::uint64_t after_first = workspace_allocations();
+  score_on(*freeing, a, false, false);
+  EXPECT_GT(workspace_allocations(), after_first) << "a pair above the limit kept its workspace";
+  const StageOutputs got = score_on(*freeing, b, false, true);
+  EXPECT_TRUE(same_bits(got.d_detect, want.d_detect));
+  EXPECT_TRUE(same_bits(got.d_appear, want.d_appear));
+  EXPECT_TRUE(same_bits(got.map_hi, want.map_hi));
+  EXPECT_TRUE(same_bits(got.map_lo, want.map_lo));
+
+  set_workspace_keep_limit(64 * 48);
+  score_on(*freeing, a, false, false);
+  const std::uint64_t kept_from = workspace_allocations();
+  score_on(*freeing, b, false, false);
+  EXPECT_EQ(workspace_allocations(), kept_from) << "a pair at the limit must keep it";
 }
 
 // The stages' workspace overloads keep their planes in place: the same addresses pair after

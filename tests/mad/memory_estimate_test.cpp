@@ -13,12 +13,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <string>
 
 #include "common/error.h"
 #include "common/parallel.h"
+#include "common/workspace_cpu.h"
 #include "mad/backends/memory_check.h"
 #include "mad/backends/memory_estimate.h"
 #include "mad/score.h"
@@ -137,23 +139,31 @@ TEST(CpuMemoryEstimate, BoundsTheMeasuredPeakHeapOfTheCpuPath) {
   // first pair of a shape is the costliest). Odd sizes exercise the half-spectrum terms.
   // With several threads the measured peak depends on how many subband workers the scheduler
   // runs at once (each holds its scratch only while it runs), so the model (all at once) is
-  // checked as an upper bound there, and for tightness with one thread.
+  // checked as an upper bound there, and for tightness with one thread. Both cases of
+  // common/workspace_cpu.h: the workspaces kept (these sizes, by default) and freed after each
+  // stage (a keep limit below them, as a pair above 4096x4096 has).
   int shape = 0;
-  for (int threads : {1, 2, 3}) {
-    for (bool maps : {false, true}) {
-      const int width = 181 + 2 * shape++, height = 149;
-      SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + ", threads " +
-                   std::to_string(threads) + (maps ? ", maps" : ""));
-      const CpuPairMemory m = estimate_cpu_pair_memory(width, height, threads, maps);
-      const CpuPairMemory m1 = estimate_cpu_pair_memory(width, height, 1, maps);
-      const std::size_t model = m.caches + m.working;
-      const std::size_t model1 = m1.caches + m1.working;
-      const std::size_t measured = measured_cpu_peak(width, height, threads, maps);
-      EXPECT_LE(measured, model + kSmallAllocations);
-      EXPECT_GE(static_cast<double>(measured),
-                (1.0 - kCpuModelSlack) * static_cast<double>(model1));
-      EXPECT_EQ(m.images, 2u * width * height * sizeof(double));
+  for (bool keep : {true, false}) {
+    const std::size_t default_limit = set_workspace_keep_limit(keep ? kWorkspaceKeepMaxPixels : 0);
+    for (int threads : {1, 2, 3}) {
+      for (bool maps : {false, true}) {
+        const int width = 181 + 2 * shape++, height = 149;
+        SCOPED_TRACE(std::to_string(width) + "x" + std::to_string(height) + ", threads " +
+                     std::to_string(threads) + (maps ? ", maps" : "") +
+                     (keep ? ", kept" : ", freed"));
+        const CpuPairMemory m = estimate_cpu_pair_memory(width, height, threads, maps);
+        const CpuPairMemory m1 = estimate_cpu_pair_memory(width, height, 1, maps);
+        EXPECT_EQ(m.kept, keep);
+        const std::size_t model = m.caches + m.working;
+        const std::size_t model1 = m1.caches + m1.working;
+        const std::size_t measured = measured_cpu_peak(width, height, threads, maps);
+        EXPECT_LE(measured, model + kSmallAllocations);
+        EXPECT_GE(static_cast<double>(measured),
+                  (1.0 - kCpuModelSlack) * static_cast<double>(model1));
+        EXPECT_EQ(m.images, 2u * width * height * sizeof(double));
+      }
     }
+    set_workspace_keep_limit(default_limit);
   }
 }
 
@@ -167,6 +177,32 @@ TEST(CpuMemoryEstimate, GrowsWithThreadsAndStatesHugePairs) {
   EXPECT_NE(s.find("16000x16000"), std::string::npos) << s;
   EXPECT_NE(s.find("GiB"), std::string::npos) << s;
   EXPECT_EQ(cpu_memory_statement(512, 384, 8, false), "");  // small pairs say nothing
+}
+
+// Issue 39: keeping the workspaces raised the CPU need to about 379 bytes a pixel. A pair above
+// the keep limit (4096x4096) frees each stage's after the stage and needs only the larger one
+// (16000x16000 on one thread: about 63 GiB, not 90); the statement says which case applies,
+// and a pair at the limit keeps them.
+TEST(CpuMemoryEstimate, PairsAboveTheKeepLimitNeedOneStagesWorkspace) {
+  const CpuPairMemory freed = estimate_cpu_pair_memory(16000, 16000, 1, false);
+  EXPECT_FALSE(freed.kept);
+  EXPECT_LT(freed.total(), 65 * kGiB);
+  EXPECT_GT(freed.total(), 60 * kGiB);
+  const std::string s = cpu_memory_statement(16000, 16000, 1, false);
+  EXPECT_NE(s.find("freed when the stage ends"), std::string::npos) << s;
+  EXPECT_NE(s.find("above 16.8 Mpixel"), std::string::npos) << s;
+  const CpuPairMemory at_limit = estimate_cpu_pair_memory(4096, 4096, 1, false);
+  EXPECT_TRUE(at_limit.kept);
+  const std::string k = cpu_memory_statement(4096, 4096, 1, false);
+  EXPECT_NE(k.find("kept for the next pair"), std::string::npos) << k;
+  EXPECT_FALSE(estimate_cpu_pair_memory(4097, 4096, 1, false).kept);
+  // The same huge pair with the limit lifted keeps them: both stages add up (~90 GiB).
+  const std::size_t default_limit = set_workspace_keep_limit(SIZE_MAX);
+  const CpuPairMemory kept = estimate_cpu_pair_memory(16000, 16000, 1, false);
+  set_workspace_keep_limit(default_limit);
+  EXPECT_TRUE(kept.kept);
+  EXPECT_GT(kept.total(), 85 * kGiB);
+  EXPECT_GT(kept.total(), freed.total() + 25 * kGiB);
 }
 
 TEST(CpuMemoryCheck, RefusesUpFrontWithTheNeedAndAThreadCountThatFits) {

@@ -2,6 +2,8 @@
 // foreign or malformed files are refused with the line, and resume rewrites then appends.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -136,6 +138,50 @@ TEST_F(ResultsFile, ResumeKeepsFinishedRowsDropsTheRestAndAppends) {
   EXPECT_EQ(after.failed_rows, 0u);
   EXPECT_FALSE(after.dropped_partial_line);
   EXPECT_FALSE(fs::exists(path_ + ".tmp"));
+}
+
+// Issue 39: a file replaced whole (resume's rewrite, mad merge's OUT) goes through a temporary
+// of a unique name: an existing results.csv.tmp (a user's, another run's) is left as it was,
+// nothing is left behind, and an abandoned replacement leaves the old file and no temporary.
+TEST_F(ResultsFile, ReplacingNeverTouchesAnExistingTmpAndLeavesNoTemporary) {
+  std::ofstream(path_ + ".tmp") << "someone else's\n";
+  {
+    ResultsWriter w = ResultsWriter::create(path_, false);
+    const ScoreResult a = result(1.0);
+    w.write(eval_row("d1.png", &a, ""));
+  }
+  const std::string before = slurp();
+  const auto entries = [&] {
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(dir_)) names.push_back(e.path().filename());
+    std::sort(names.begin(), names.end());
+    return names;
+  };
+  const std::vector<std::string> files = entries();
+  { ResultsWriter w = ResultsWriter::resume(path_, read_results_file(path_)); }
+  EXPECT_EQ(slurp(), before);
+  {
+    ResultsWriter w = ResultsWriter::replacing(path_, ResultsKind::Eval);
+    const ScoreResult b = result(2.0);
+    w.write(eval_row("d9.png", &b, ""));
+    EXPECT_EQ(slurp(), before);  // untouched until the commit
+    EXPECT_EQ(entries().size(), files.size() + 1);  // its own temporary, beside
+  }  // dropped uncommitted: abandoned
+  EXPECT_EQ(slurp(), before);
+  EXPECT_EQ(entries(), files);
+  {
+    ResultsWriter w = ResultsWriter::replacing(path_, ResultsKind::Eval);
+    const ScoreResult b = result(2.0);
+    w.write(eval_row("d9.png", &b, ""));
+    w.commit();
+  }
+  EXPECT_NE(slurp().find("d9.png"), std::string::npos);
+  EXPECT_EQ(slurp().find("d1.png"), std::string::npos);
+  EXPECT_EQ(entries(), files);
+  std::ifstream tmp(path_ + ".tmp");
+  std::string text;
+  std::getline(tmp, text);
+  EXPECT_EQ(text, "someone else's");
 }
 
 // mad score --pairs rows carry their list line: a pair named on several lines keeps a row per

@@ -77,8 +77,10 @@ TEST_F(EvalShards, MergedShardsEqualTheWholeDatasetAndItsStatistics) {
     }
   }
   EXPECT_EQ(shard_of_ref.size(), 5u);
+  write("merged.csv.tmp", "mine\n");  // never touched: the merge's temporary has its own name
   const auto merged =
       mad_stdout("merge merged.csv s3.csv s1.csv s2.csv --json merged.json" + kStats);
+  EXPECT_EQ(read("merged.csv.tmp"), "mine\n");
   EXPECT_EQ(merged.exit_code, kExitPartial) << merged.out;
   EXPECT_FALSE(table(whole.out).empty()) << whole.out;
   EXPECT_EQ(table(merged.out), table(whole.out));

@@ -74,19 +74,65 @@ TEST_F(ListCheck, UnknownColumnsAreRefusedBeforeAnythingIsWritten) {
   }
 }
 
+// A row whose image is missing is scored as a failed row, with its raw paths and its line.
 TEST_F(ListCheck, AFailedRowKeepsItsRawPathsAndLine) {
-  write("list.csv", "ref,dist\nref.png,dist.png\nonly_one.png\nref.png,gone.png\n");
+  write("list.csv", "ref,dist\nref.png,dist.png\nref.png,gone.png\n");
   const auto r = mad("score --backend cpu --pairs list.csv --out out.csv");
   EXPECT_EQ(r.exit_code, kExitPartial) << r.out;
   EXPECT_TRUE(has(r.out, "line 3: ")) << r.out;
   const auto rows = lines("out.csv");
-  ASSERT_EQ(rows.size(), 4u);
+  ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].substr(rows[0].rfind(',') + 1), "line");
-  EXPECT_EQ(rows[2].rfind("only_one.png,,", 0), 0u) << rows[2];
-  EXPECT_TRUE(has(rows[2], "found 1 column")) << rows[2];
+  EXPECT_TRUE(has(rows[2], "gone.png")) << rows[2];
   EXPECT_EQ(rows[2].substr(rows[2].rfind(',') + 1), "3");
-  EXPECT_TRUE(has(rows[3], "gone.png")) << rows[3];
-  EXPECT_EQ(rows[3].substr(rows[3].rfind(',') + 1), "4");
+}
+
+// Issue 39: the whole list is checked before scoring, not only its first row. Every malformed
+// line (one column, an unterminated quote, extra columns, an empty path), wherever it is, is
+// named with its line and why, the run exits 3 and nothing is written. Empty trailing fields
+// lose nothing and pass.
+TEST_F(ListCheck, EveryMalformedLineIsNamedBeforeAnythingIsScored) {
+  write("list.csv",
+        "ref,dist\nref.png,dist.png\nref.png,dist.png,\nonly_one.png\n\"ref.png,dist.png\n"
+        "ref.png,dist.png,extra.png\nref.png,\nref.png,dist.png\n");
+  const auto r = mad("score --backend cpu --pairs list.csv --out out.csv -q");
+  EXPECT_EQ(r.exit_code, kExitInput) << r.out;
+  EXPECT_TRUE(has(r.out, "list.csv:4: expected a reference and a distorted path, found 1 "
+                         "column: 'only_one.png'")) << r.out;
+  EXPECT_TRUE(has(r.out, "list.csv:5: unterminated")) << r.out;
+  EXPECT_TRUE(has(r.out, "list.csv:6: found 3 columns: 'ref.png', 'dist.png', 'extra.png' "
+                         "where the list's first row has 2")) << r.out;
+  EXPECT_TRUE(has(r.out, "list.csv:7: expected a reference and a distorted path, found 2 "
+                         "columns: 'ref.png', ''")) << r.out;
+  EXPECT_FALSE(has(r.out, "list.csv:3")) << r.out;  // "a,b," is a pair
+  EXPECT_TRUE(has(r.out, "4 malformed lines")) << r.out;
+  EXPECT_TRUE(has(r.out, "nothing was scored")) << r.out;
+  EXPECT_FALSE(exists("out.csv"));
+  // The same refusal for a shard (every shard of the list, before it is planned).
+  const auto shard = mad("score --backend cpu --pairs list.csv --shard 2/2 --out s2.csv -q");
+  EXPECT_EQ(shard.exit_code, kExitInput) << shard.out;
+  EXPECT_TRUE(has(shard.out, "list.csv:6: found 3 columns")) << shard.out;
+  EXPECT_FALSE(exists("s2.csv"));
+}
+
+// Relative paths resolve against the list's folder (docs/cli.md). A list kept in a subfolder
+// but written relative to the working folder is refused with that hint, before scoring; the
+// same list written relative to its folder is scored.
+TEST_F(ListCheck, PathsThatOnlyResolveFromTheWorkingFolderGetTheHint) {
+  write("lists/list.csv", "ref.png,dist.png\nref.png,dist.png\n");
+  const auto r = mad("score --backend cpu --pairs lists/list.csv --out out.csv");
+  EXPECT_EQ(r.exit_code, kExitInput) << r.out;
+  EXPECT_TRUE(has(r.out, "'lists/ref.png' does not exist")) << r.out;
+  EXPECT_TRUE(has(r.out, "do from the working folder ('ref.png')")) << r.out;
+  EXPECT_TRUE(has(r.out, "resolve against the list's folder (lists)")) << r.out;
+  EXPECT_FALSE(exists("out.csv"));
+  write("lists/good.csv", "../ref.png,../dist.png\n");
+  EXPECT_EQ(mad("score --backend cpu --pairs lists/good.csv --out good.csv -q").exit_code,
+            kExitOk);
+  // Files that exist nowhere get no hint: those rows fail one by one, as before.
+  write("lists/gone.csv", "gone.png,gone_too.png\n");
+  const auto gone = mad("score --backend cpu --pairs lists/gone.csv -q");
+  EXPECT_EQ(gone.exit_code, kExitPartial) << gone.out;
 }
 
 TEST_F(ListCheck, AListOfNoPairIsRefused) {

@@ -34,16 +34,16 @@ class Shards : public test::CliScratch {
           "ref,dist\na.png,a_d.png\nbig.png,big_d1.png\nc.png,c_d1.png\nb.png,b_d.png\n"
           "big.png,big_d2.png\nc.png,c_d2.png\nc.png,c_d1.png\nb.png,gone.png\n");
   }
-  // The whole list by its absolute path (a shard's rows name absolute paths), into whole.csv.
-  std::string whole_run() const {
-    return "score --backend cpu --pairs '" + path("list.csv") + "' --out whole.csv";
+  // The whole list read as `list` (as the shards compared with it read it), into whole.csv.
+  static std::string whole_run(const std::string& list) {
+    return "score --backend cpu --pairs '" + list + "' --out whole.csv";
   }
 };
 
 const std::string kScore = "score --backend cpu --pairs list.csv";
 
 TEST_F(Shards, MergedShardsEqualTheWholeListAndKeepReferencesTogether) {
-  ASSERT_EQ(mad(whole_run()).exit_code, kExitPartial);
+  ASSERT_EQ(mad(whole_run("list.csv")).exit_code, kExitPartial);
   std::map<std::string, int> shard_of_ref;
   std::size_t rows = 0;
   for (int i = 1; i <= 3; ++i) {
@@ -61,8 +61,39 @@ TEST_F(Shards, MergedShardsEqualTheWholeListAndKeepReferencesTogether) {
   const auto merged = mad("merge merged.csv s3.csv s1.csv s2.csv");
   EXPECT_EQ(merged.exit_code, kExitPartial) << merged.out;  // the missing image's row
   EXPECT_TRUE(has(merged.out, "8 rows of 3 shards in merged.csv (1 failed)")) << merged.out;
+  // Issue 39: the same rows, paths included: the list's own (relative) paths, as a whole run
+  // writes them, not the absolute ones shards used to write.
   EXPECT_EQ(csv_rows_without("merged.csv", "seconds"), csv_rows_without("whole.csv", "seconds"));
+  EXPECT_EQ(csv_rows_without("merged.csv", "seconds").at(1).at(0), "a.png");
   EXPECT_FALSE(has(read("merged.csv.settings"), "shard="));
+}
+
+// A list in another folder (its paths relative to it), sharded from the working folder and
+// merged from a third: the merged rows equal the whole run's, paths as the whole run writes
+// them (the list's folder as given, then the list's own path).
+TEST_F(Shards, ShardsOfAListElsewhereMergeToTheWholeRunFromAnyFolder) {
+  write("lists/list.csv", "ref,dist\n../a.png,../a_d.png\n../big.png,../big_d1.png\n"
+                          "../c.png,../c_d1.png\n../big.png,../big_d2.png\n");
+  ASSERT_EQ(mad(whole_run("lists/list.csv")).exit_code, kExitOk);
+  for (const char* i : {"1", "2"})
+    ASSERT_EQ(mad(std::string("score --backend cpu --pairs lists/list.csv --shard ") + i +
+                  "/2 --out s" + i + ".csv -q")
+                  .exit_code,
+              kExitOk);
+  write("elsewhere/.keep", "");
+  const auto merged = test::run_command("cd '" + path("elsewhere") + "' && " + MAD_BINARY +
+                                        " merge ../m.csv ../s1.csv ../s2.csv 2>&1");
+  ASSERT_EQ(merged.exit_code, kExitOk) << merged.out;
+  const auto rows = csv_rows_without("m.csv", "seconds");
+  EXPECT_EQ(rows, csv_rows_without("whole.csv", "seconds"));
+  ASSERT_EQ(rows.size(), 5u);
+  EXPECT_EQ(rows[1][0], "a.png");  // lists/../a.png
+  // A list edited after its shards were scored is still caught.
+  write("lists/list.csv", "ref,dist\n../a.png,../a_d.png\n../big.png,../big_d2.png\n"
+                          "../c.png,../c_d1.png\n../big.png,../big_d1.png\n");
+  const auto changed = mad("merge m2.csv s1.csv s2.csv");
+  EXPECT_EQ(changed.exit_code, kExitInput) << changed.out;
+  EXPECT_TRUE(has(changed.out, "the list changed after the shards were scored")) << changed.out;
 }
 
 // Balanced by pixels, not rows: the 64x64 reference's two pairs (8192 px) weigh more than four
@@ -84,7 +115,7 @@ TEST_F(Shards, SharesAreBalancedByPixelsNotRows) {
 // order equal to the whole list's; shards of two formats, and options of eval shards, are
 // refused.
 TEST_F(Shards, JsonLinesShardsMergeToTheWholeList) {
-  ASSERT_EQ(mad("score --backend cpu --pairs '" + path("list.csv") + "' --json --out whole.jsonl")
+  ASSERT_EQ(mad("score --backend cpu --pairs list.csv --json --out whole.jsonl")
                 .exit_code,
             kExitPartial);
   for (int i = 1; i <= 3; ++i) {
@@ -129,6 +160,27 @@ TEST_F(Shards, MergeRefusesAnOutputThatIsOneOfItsInputs) {
     EXPECT_TRUE(has(r.out, "is one of the shard files it merges")) << r.out;
   }
   EXPECT_EQ(read("s2.csv"), before);
+}
+
+// Issue 39: mad merge (and a shard's --resume) write through a temporary of a unique name: an
+// existing OUT.tmp is never touched, and nothing is left beside OUT.
+TEST_F(Shards, MergeAndResumeLeaveAnExistingTmpFileAlone) {
+  write("m.csv.tmp", "mine\n");
+  write("s1.csv.tmp", "mine too\n");
+  ASSERT_NE(mad(kScore + " --shard 1/2 --out s1.csv").exit_code, kExitUsage);
+  ASSERT_NE(mad(kScore + " --shard 1/2 --out s1.csv --resume").exit_code, kExitUsage);
+  ASSERT_NE(mad(kScore + " --shard 2/2 --out s2.csv").exit_code, kExitUsage);
+  for (const char* force : {"", " --force"}) {
+    const auto r = mad(std::string("merge m.csv s1.csv s2.csv") + force);
+    EXPECT_EQ(r.exit_code, kExitPartial) << r.out;
+  }
+  EXPECT_EQ(read("m.csv.tmp"), "mine\n");
+  EXPECT_EQ(read("s1.csv.tmp"), "mine too\n");
+  EXPECT_EQ(lines("m.csv").size(), 9u);
+  std::size_t temporaries = 0;
+  for (const auto& e : std::filesystem::directory_iterator(path(".")))
+    temporaries += e.path().filename().string().find(".tmp.") != std::string::npos;
+  EXPECT_EQ(temporaries, 0u);
 }
 
 TEST_F(Shards, ResumeMergeAndOptionsRefuseWhatDoesNotFit) {
@@ -194,7 +246,7 @@ TEST_F(Shards, SlurmScriptScoresEachTasksShardAndMerges) {
   task(2);
   merge = merge_job();
   EXPECT_EQ(merge.exit_code, kExitPartial) << merge.out;
-  ASSERT_EQ(mad(whole_run()).exit_code, kExitPartial);
+  ASSERT_EQ(mad(whole_run("list.csv")).exit_code, kExitPartial);
   EXPECT_EQ(csv_rows_without("out/results.csv", "seconds"),
             csv_rows_without("whole.csv", "seconds"));
 

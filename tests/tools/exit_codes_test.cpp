@@ -48,7 +48,7 @@ class ExitCodes : public ::testing::Test {
     std::ofstream(dir_ / "corrupt.png", std::ios::binary) << "\x89PNG\r\n\x1a\n garbage";
     std::ofstream(dir_ / "good.csv") << "ref,dist\nref.png,dist.png\ndist.png,ref.png\n";
     std::ofstream(dir_ / "partial.csv") << "ref,dist\nref.png,dist.png\nref.png,missing.png\n"
-                                           "ref.png,small.png\nref.png\n";
+                                           "ref.png,small.png\nref.png,corrupt.png\n";
   }
   static void TearDownTestSuite() { fs::remove_all(dir_); }
   static std::string f(const std::string& name) { return "'" + (dir_ / name).string() + "'"; }
