@@ -11,8 +11,10 @@ namespace py = pybind11;
 namespace mad::python {
 namespace {
 
-int version_number(MadVersion v) {
-  return v == MadVersion::V2011 ? 2011 : 2010;
+// A year as an int (as mad_version= takes it); ST-MAD's scale by its name, "stmad".
+py::object version_number(MadVersion v) {
+  if (v == MadVersion::Stmad2011) return py::str(to_string(v));
+  return py::int_(v == MadVersion::V2011 ? 2011 : 2010);
 }
 
 }  // namespace
