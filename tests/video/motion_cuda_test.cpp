@@ -54,7 +54,7 @@ LumaFrame random_frame(int width, int height, int bit_depth, unsigned seed) {
 
 TEST(StmadMotionCuda, ExampleClipBitForBit) {
   MAD_REQUIRE_GPU();
-  expect_gpu_equals_cpu(test::example_frame, test::kExampleFrames, test::kExampleWidth,
+  expect_gpu_equals_cpu(test::example_clip, test::kExampleFrames, test::kExampleWidth,
                         test::kExampleHeight);
 }
 
@@ -70,7 +70,7 @@ TEST(StmadMotionCuda, RandomClipsBitForBit) {
 // The whole model with the GPU's motion and scorer (double): the table of §11 within 1e-10.
 TEST(StmadMotionCuda, ExampleFiguresOnTheGpu) {
   MAD_REQUIRE_GPU();
-  const test::StmadRun gpu = test::run_stmad(test::example_frame, test::kExampleFrames,
+  const test::StmadRun gpu = test::run_stmad(test::example_clip, test::kExampleFrames,
                                              test::kExampleWidth, test::kExampleHeight,
                                              Backend::Cuda,
                                              test::stmad_scoring_options(Backend::Cuda));

@@ -45,7 +45,7 @@ TEST(StmadEdges, StaticReferenceUsesUniformWeights) {
 }
 
 TEST(StmadEdges, FewerThan34FramesLeaveTmadUndefined) {
-  const test::StmadRun run = test::run_stmad(test::example_frame, 33, test::kExampleWidth,
+  const test::StmadRun run = test::run_stmad(test::example_clip, 33, test::kExampleWidth,
                                              test::kExampleHeight);
   const StmadFigures& f = run.figures;
   EXPECT_FALSE(f.temporal);
@@ -63,7 +63,7 @@ TEST(StmadEdges, FewerThan34FramesLeaveTmadUndefined) {
 
 // T = 35: slices 35 frames long (an odd grid for the appearance stage's FFT).
 TEST(StmadEdges, OddFrameCountIsDefined) {
-  const test::StmadRun run = test::run_stmad(test::example_frame, 35, test::kExampleWidth,
+  const test::StmadRun run = test::run_stmad(test::example_clip, 35, test::kExampleWidth,
                                              test::kExampleHeight);
   const StmadFigures& f = run.figures;
   EXPECT_TRUE(f.temporal);
@@ -100,7 +100,7 @@ TEST(StmadEdges, AScorerOfAnotherInputClassIsRefused) {
   ScoreOptions o = test::stmad_scoring_options(Backend::Cpu);
   o.input_class = InputClass::Uint8;
   try {
-    test::run_stmad(test::example_frame, 2, test::kExampleWidth, test::kExampleHeight,
+    test::run_stmad(test::example_clip, 2, test::kExampleWidth, test::kExampleHeight,
                     Backend::Cpu, o);
     FAIL() << "finish accepted a uint8 scorer";
   } catch (const InvalidArgument& e) {

@@ -43,4 +43,7 @@ inline LumaFrame example_frame(int t, bool distorted, int width = kExampleWidth,
   return f;
 }
 
+// Frame t of the example clips at their own size, as a function of (t, distorted).
+inline LumaFrame example_clip(int t, bool distorted) { return example_frame(t, distorted); }
+
 }  // namespace mad::test

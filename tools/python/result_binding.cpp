@@ -90,7 +90,7 @@ void bind_result(py::module_& m) {
           "lo_map", [](const R& r) { return image_array(r.result.map_lo); },
           "map.LO as an HxW float64 array when maps=True, else None (a new copy)")
       .def("to_dict", &result_dict,
-           "The fields of `mad score --json` (names and types; mad_version an int, "
+           "The fields of `mad score --json` (names and types; mad_version an int or \"stmad\", "
            "backend_reason included; not the maps), ready for json.dumps.")
       .def("__repr__", [](const R& r) {
         return "mad.Result(mad=" + fmt(r.result.mad) + ", hi=" + fmt(r.result.hi) +
