@@ -166,7 +166,7 @@ StmadFigures StmadModel::finish(BatchScorer& scorer) {
   const video::Combination c = video::combine_stmad(f.smad, f.tmad, f.m_row, f.m_col);
   f.mov_index = c.mov_index;
   f.beta = c.beta;
-  f.stmad = f.temporal ? c.stmad : kNaN;
+  f.stmad = c.stmad;  // NaN when TMAD is
   return f;
 }
 
