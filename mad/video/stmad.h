@@ -1,5 +1,5 @@
 // ST-MAD, MAD's video model (Vu, Vu & Chandler, ICIP 2011), as the authors' 2011 release
-// computes it (shared/stmad-spec.md is the contract; docs/algorithm.md, "15. ST-MAD"):
+// computes it (shared/stmad-spec.md is the contract; docs/algorithm.md §15 says it in our words):
 //  * SMAD from the per-frame indices of the run's scorer (HI = 10 x d_detect, input class
 //    double): SMAD = MadHi^(σ/4) + MadLo^(1-σ), a sum;
 //  * motion weights from the reference alone (Lucas-Kanade on 8x8 windows, motion.h), on the
