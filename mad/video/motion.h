@@ -45,8 +45,7 @@ class MotionAccumulator {
 
 // On the host, or (Backend::Cuda) in a kernel on the current device, with the same bits.
 // Backend::Cuda in a build without CUDA throws GpuError (common/error.h).
-std::unique_ptr<MotionAccumulator> make_motion_accumulator(const MotionGrid& grid,
-                                                           Backend backend);
+std::unique_ptr<MotionAccumulator> make_motion_accumulator(const MotionGrid& grid, Backend backend);
 // The two implementations (motion_cpu.cpp, motion_cuda.cu).
 std::unique_ptr<MotionAccumulator> make_motion_accumulator_cpu(const MotionGrid& grid);
 std::unique_ptr<MotionAccumulator> make_motion_accumulator_cuda(const MotionGrid& grid);

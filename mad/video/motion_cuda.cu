@@ -12,9 +12,8 @@ namespace {
 // One thread per window (I, J): its 64-pixel sums in the CPU's row-major order, the 2x2 solve,
 // and V_t added to the window's running sum. Frames come one at a time in order, so each sum
 // takes its terms in t order, as on the CPU. 8x8 windows over 1080p: 32,400 threads.
-__global__ void accumulate_speed_kernel(const double* current, const double* previous,
-                                        int width, int window_rows, int window_cols,
-                                        double* sums) {
+__global__ void accumulate_speed_kernel(const double* current, const double* previous, int width,
+                                        int window_rows, int window_cols, double* sums) {
   const int J = blockIdx.x * blockDim.x + threadIdx.x;
   const int I = blockIdx.y;
   if (J >= window_cols || I >= window_rows) return;

@@ -14,9 +14,9 @@ namespace mad::video {
 std::vector<double> gausswin(int length);
 
 struct MotionWeights {
-  std::vector<double> mean_speed;  // S̄(I, J) at I * c0 + J: sum / (T - 1)
-  std::vector<double> m_ver;       // row means of S̄ (r0)
-  std::vector<double> m_hor;       // column means of S̄ (c0)
+  std::vector<double> mean_speed;    // S̄(I, J) at I * c0 + J: sum / (T - 1)
+  std::vector<double> m_ver;         // row means of S̄ (r0)
+  std::vector<double> m_hor;         // column means of S̄ (c0)
   std::vector<double> w_row, w_col;  // m² x g / sum(g), one per row / column slice
   double m_row = 0, m_col = 0;       // their sums
   // Every window speed was 0 (a static reference): the original errors here (its zero-motion

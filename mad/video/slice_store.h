@@ -12,7 +12,9 @@
 namespace mad::video {
 
 // The 0-based position of slice k: 8k + 4 (the release's 1-based 8k - 3, k = 1..n).
-constexpr int slice_position(int k) { return 8 * k + 4; }
+constexpr int slice_position(int k) {
+  return 8 * k + 4;
+}
 
 class SliceStore {
  public:

@@ -20,8 +20,7 @@ std::string size_text(int width, int height) {
   return std::to_string(width) + "x" + std::to_string(height);
 }
 
-void check_frame(const LumaFrame& frame, int width, int height, std::int64_t t,
-                 const char* clip) {
+void check_frame(const LumaFrame& frame, int width, int height, std::int64_t t, const char* clip) {
   if (frame.width != width || frame.height != height)
     throw InputError(std::string(clip) + " frame " + std::to_string(t) + " is " +
                      size_text(frame.width, frame.height) + ", the clip's frames are " +
@@ -35,8 +34,8 @@ void check_frame(const LumaFrame& frame, int width, int height, std::int64_t t,
 // d_appear of every slice pair, column slices first (tags 0..n_c-1), then row slices. The
 // scorer computes d_detect too, which ST-MAD ignores here: an appearance-only path through the
 // backends would save that work (about a third of each slice's cost).
-void score_slices(const video::SliceStore& ref, const video::SliceStore& dist,
-                  BatchScorer& scorer, std::vector<double>& lo_col, std::vector<double>& lo_row) {
+void score_slices(const video::SliceStore& ref, const video::SliceStore& dist, BatchScorer& scorer,
+                  std::vector<double>& lo_col, std::vector<double>& lo_row) {
   const int n_col = ref.column_slices(), n_row = ref.row_slices();
   std::vector<double> lo(static_cast<std::size_t>(n_col + n_row), kNaN);
   std::size_t delivered = 0;
@@ -120,12 +119,13 @@ StmadFigures StmadModel::finish(BatchScorer& scorer) {
   m.finished = true;
   if (m.frames == 0) throw InputError("ST-MAD of a clip without frames");
   if (static_cast<std::int64_t>(m.hi.size()) != m.frames)
-    throw InternalError("ST-MAD got indices of " + std::to_string(m.hi.size()) +
-                        " frames for " + std::to_string(m.frames) + " frames");
+    throw InternalError("ST-MAD got indices of " + std::to_string(m.hi.size()) + " frames for " +
+                        std::to_string(m.frames) + " frames");
   if (scorer.options().input_class != InputClass::Double)
-    throw InvalidArgument("ST-MAD scores frames and slices with input class double (its "
-                          "release passes 8-bit frames as doubles); this scorer uses " +
-                          to_string(scorer.options().input_class));
+    throw InvalidArgument(
+        "ST-MAD scores frames and slices with input class double (its "
+        "release passes 8-bit frames as doubles); this scorer uses " +
+        to_string(scorer.options().input_class));
 
   StmadFigures f{};
   f.frames = m.frames;
@@ -160,7 +160,8 @@ StmadFigures StmadModel::finish(BatchScorer& scorer) {
     f.tmad = f.sts_row = f.sts_col = kNaN;
     f.notes.push_back("TMAD and STMAD are not defined for a clip of " + std::to_string(m.frames) +
                       " frames: ST-MAD's slice images are as long as the clip, and MAD's "
-                      "appearance stage needs at least " + std::to_string(kStmadMinFrames) +
+                      "appearance stage needs at least " +
+                      std::to_string(kStmadMinFrames) +
                       " (the authors' release gives NaN). SMAD is given.");
   }
   const video::Combination c = video::combine_stmad(f.smad, f.tmad, f.m_row, f.m_col);

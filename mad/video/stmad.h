@@ -22,15 +22,15 @@
 namespace mad {
 
 struct StmadFigures {
-  double smad, tmad, stmad;            // NaN where not defined (tmad/stmad for T < 34)
-  double mad_hi, mad_lo, sigma;        // SMAD's pooled means (HI after the x10 scale) and exponent
+  double smad, tmad, stmad;      // NaN where not defined (tmad/stmad for T < 34)
+  double mad_hi, mad_lo, sigma;  // SMAD's pooled means (HI after the x10 scale) and exponent
   double m_row, m_col, mov_index, beta;
   std::vector<double> w_row, w_col, lo_row, lo_col;  // weights and slice indices
   std::int64_t frames = 0;
-  bool temporal = false;               // TMAD defined (frames >= 34)
-  bool static_reference = false;       // every window speed 0: uniform weights used (see below)
-  std::vector<std::string> notes;      // user-facing sentences, e.g. why TMAD is not defined
-  double sts_row = 0, sts_col = 0;     // TMAD's two slice terms (NaN for T < 34)
+  bool temporal = false;            // TMAD defined (frames >= 34)
+  bool static_reference = false;    // every window speed 0: uniform weights (algorithm.md §15)
+  std::vector<std::string> notes;   // user-facing sentences, e.g. why TMAD is not defined
+  double sts_row = 0, sts_col = 0;  // TMAD's two slice terms (NaN for T < 34)
 };
 
 // The fewest frames for which TMAD is defined: a slice is an image T frames long, and MAD's

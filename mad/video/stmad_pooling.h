@@ -18,7 +18,8 @@ double slice_term(const std::vector<double>& weights, const std::vector<double>&
 // §5.3: TMAD = stsRow^(3/7) + stsCol^(4/7) (the row term takes α_T).
 double pool_temporal(double sts_row, double sts_col);
 
-// §6: movIndex = mRow / (mRow + mCol), β = log10(1 + movIndex), STMAD = 2.5 log10(β SMAD) + TMAD.
+// §6: movIndex = mRow / (mRow + mCol), β = log10(1 + movIndex),
+// STMAD = 2.5 log10(β SMAD) + TMAD.
 struct Combination {
   double mov_index = 0, beta = 0, stmad = 0;
 };

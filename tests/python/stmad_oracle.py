@@ -117,8 +117,9 @@ def stmad(ref, dist):
     lo_row, lo_col = slice_indices(ref, dist)
     out["lo_row"], out["lo_col"] = lo_row, lo_col
     m_row, m_col = out["m_row"], out["m_col"]
-    out["sts_row"] = math.log10(1000.0 * ALPHA_T + m_row) * float(np.dot(out["w_row"], lo_row)) / m_row
-    out["sts_col"] = math.log10(1000.0 * ALPHA_T + m_col) * float(np.dot(out["w_col"], lo_col)) / m_col
+    # The product first, then the division by m (§5.3).
+    out["sts_row"] = math.log10(1000.0 * ALPHA_T + m_row) * float(out["w_row"] @ lo_row) / m_row
+    out["sts_col"] = math.log10(1000.0 * ALPHA_T + m_col) * float(out["w_col"] @ lo_col) / m_col
     out["tmad"] = out["sts_row"] ** ALPHA_T + out["sts_col"] ** (1.0 - ALPHA_T)
     out["mov_index"] = m_row / (m_row + m_col)
     out["beta"] = math.log10(1.0 + out["mov_index"])

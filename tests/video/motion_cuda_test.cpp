@@ -17,7 +17,9 @@
 namespace mad::video {
 namespace {
 
-bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+bool same_bits(double a, double b) {
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
 
 void expect_gpu_equals_cpu(const test::ClipFrames& frames, int count, int width, int height) {
   const MotionGrid grid = motion_grid(width, height);
@@ -62,18 +64,17 @@ TEST(StmadMotionCuda, RandomClipsBitForBit) {
   MAD_REQUIRE_GPU();
   for (const int depth : {8, 10}) {
     SCOPED_TRACE(depth);
-    expect_gpu_equals_cpu(
-        [depth](int t, bool) { return random_frame(203, 117, depth, 1000u + t); }, 6, 203, 117);
+    expect_gpu_equals_cpu([depth](int t, bool) { return random_frame(203, 117, depth, 1000u + t); },
+                          6, 203, 117);
   }
 }
 
 // The whole model with the GPU's motion and scorer (double): the table of §11 within 1e-10.
 TEST(StmadMotionCuda, ExampleFiguresOnTheGpu) {
   MAD_REQUIRE_GPU();
-  const test::StmadRun gpu = test::run_stmad(test::example_clip, test::kExampleFrames,
-                                             test::kExampleWidth, test::kExampleHeight,
-                                             Backend::Cuda,
-                                             test::stmad_scoring_options(Backend::Cuda));
+  const test::StmadRun gpu = test::run_stmad(
+      test::example_clip, test::kExampleFrames, test::kExampleWidth, test::kExampleHeight,
+      Backend::Cuda, test::stmad_scoring_options(Backend::Cuda));
   const StmadFigures& f = gpu.figures;
   EXPECT_NEAR(f.smad, 3.8522729516624672, 1e-10 * 3.86);
   EXPECT_NEAR(f.tmad, 6.1830072710229054, 1e-10 * 6.19);

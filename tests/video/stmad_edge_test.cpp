@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <string>
 
 #include "common/error.h"
@@ -23,8 +24,8 @@ bool any_note_has(const StmadFigures& f, const std::string& words) {
 TEST(StmadEdges, StaticReferenceUsesUniformWeights) {
   // The reference frozen at its frame 0, the distorted clip moving: 34 frames.
   const test::StmadRun run = test::run_stmad(
-      [](int t, bool distorted) { return test::example_frame(distorted ? t : 0, distorted); },
-      34, test::kExampleWidth, test::kExampleHeight);
+      [](int t, bool distorted) { return test::example_frame(distorted ? t : 0, distorted); }, 34,
+      test::kExampleWidth, test::kExampleHeight);
   const StmadFigures& f = run.figures;
   EXPECT_TRUE(f.static_reference);
   EXPECT_TRUE(any_note_has(f, "static"));
@@ -45,8 +46,8 @@ TEST(StmadEdges, StaticReferenceUsesUniformWeights) {
 }
 
 TEST(StmadEdges, FewerThan34FramesLeaveTmadUndefined) {
-  const test::StmadRun run = test::run_stmad(test::example_clip, 33, test::kExampleWidth,
-                                             test::kExampleHeight);
+  const test::StmadRun run =
+      test::run_stmad(test::example_clip, 33, test::kExampleWidth, test::kExampleHeight);
   const StmadFigures& f = run.figures;
   EXPECT_FALSE(f.temporal);
   EXPECT_TRUE(std::isnan(f.tmad));
@@ -63,8 +64,8 @@ TEST(StmadEdges, FewerThan34FramesLeaveTmadUndefined) {
 
 // T = 35: slices 35 frames long (an odd grid for the appearance stage's FFT).
 TEST(StmadEdges, OddFrameCountIsDefined) {
-  const test::StmadRun run = test::run_stmad(test::example_clip, 35, test::kExampleWidth,
-                                             test::kExampleHeight);
+  const test::StmadRun run =
+      test::run_stmad(test::example_clip, 35, test::kExampleWidth, test::kExampleHeight);
   const StmadFigures& f = run.figures;
   EXPECT_TRUE(f.temporal);
   EXPECT_TRUE(f.notes.empty());
@@ -74,13 +75,37 @@ TEST(StmadEdges, OddFrameCountIsDefined) {
 }
 
 TEST(StmadEdges, IdenticalClipsGiveOneZeroAndLogBeta) {
-  const test::StmadRun run = test::run_stmad(
-      [](int t, bool) { return test::example_frame(t, false); }, 34, test::kExampleWidth,
-      test::kExampleHeight);
+  const test::StmadRun run =
+      test::run_stmad([](int t, bool) { return test::example_frame(t, false); }, 34,
+                      test::kExampleWidth, test::kExampleHeight);
   const StmadFigures& f = run.figures;
   EXPECT_EQ(f.smad, 1.0);  // MadHi = 0: 0^(1/4) + MadLo^0
   EXPECT_EQ(f.tmad, 0.0);
   EXPECT_NEAR(f.stmad, 2.5 * std::log10(f.beta), 1e-15);
+}
+
+// 16-bit samples s * 257 have the values s exactly (255 * 257 = 65535): the deep path (uint16
+// slices, double frames to the scorer, motion on scaled values) must give the 8-bit figures.
+TEST(StmadEdges, DeepFramesScoreAsTheirValues) {
+  auto deep = [](int t, bool distorted) {
+    LumaFrame f = test::example_frame(t, distorted);
+    f.bit_depth = 16;
+    for (const std::uint8_t s : f.samples8)
+      f.samples16.push_back(static_cast<std::uint16_t>(s * 257));
+    f.samples8.clear();
+    return f;
+  };
+  const StmadFigures a =
+      test::run_stmad(test::example_clip, 34, test::kExampleWidth, test::kExampleHeight).figures;
+  const StmadFigures b =
+      test::run_stmad(deep, 34, test::kExampleWidth, test::kExampleHeight).figures;
+  EXPECT_EQ(a.smad, b.smad);
+  EXPECT_EQ(a.w_row, b.w_row);
+  EXPECT_EQ(a.w_col, b.w_col);
+  EXPECT_EQ(a.lo_row, b.lo_row);
+  EXPECT_EQ(a.lo_col, b.lo_col);
+  EXPECT_EQ(a.stmad, b.stmad);
+  EXPECT_TRUE(std::isfinite(b.stmad));
 }
 
 TEST(StmadEdges, FramesBelowMadsMinimumAreRefused) {
@@ -91,17 +116,17 @@ TEST(StmadEdges, FramesBelowMadsMinimumAreRefused) {
 
 TEST(StmadEdges, AFrameOfAnotherSizeIsRefused) {
   StmadModel model(84, 60, Backend::Cpu);
-  EXPECT_THROW(model.add_frames(test::example_frame(0, false),
-                                test::example_frame(0, true, 84, 61)),
-               InputError);
+  EXPECT_THROW(
+      model.add_frames(test::example_frame(0, false), test::example_frame(0, true, 84, 61)),
+      InputError);
 }
 
 TEST(StmadEdges, AScorerOfAnotherInputClassIsRefused) {
   ScoreOptions o = test::stmad_scoring_options(Backend::Cpu);
   o.input_class = InputClass::Uint8;
   try {
-    test::run_stmad(test::example_clip, 2, test::kExampleWidth, test::kExampleHeight,
-                    Backend::Cpu, o);
+    test::run_stmad(test::example_clip, 2, test::kExampleWidth, test::kExampleHeight, Backend::Cpu,
+                    o);
     FAIL() << "finish accepted a uint8 scorer";
   } catch (const InvalidArgument& e) {
     EXPECT_NE(std::string(e.what()).find("input class double"), std::string::npos) << e.what();

@@ -14,8 +14,12 @@ namespace mad::test {
 
 constexpr int kExampleWidth = 84, kExampleHeight = 60, kExampleFrames = 40;
 
-inline int example_mod(int a, int p) { return ((a % p) + p) % p; }
-inline int example_tri(int k, int p) { return std::abs(example_mod(k, p) - p / 2); }
+inline int example_mod(int a, int p) {
+  return ((a % p) + p) % p;
+}
+inline int example_tri(int k, int p) {
+  return std::abs(example_mod(k, p) - p / 2);
+}
 inline int example_pattern(int u, int v) {
   return 60 + 3 * example_tri(u, 24) + 2 * example_tri(v, 18) + 2 * example_tri(u + v, 10) +
          3 * example_mod(7 * u + 13 * v, 5);
@@ -44,6 +48,8 @@ inline LumaFrame example_frame(int t, bool distorted, int width = kExampleWidth,
 }
 
 // Frame t of the example clips at their own size, as a function of (t, distorted).
-inline LumaFrame example_clip(int t, bool distorted) { return example_frame(t, distorted); }
+inline LumaFrame example_clip(int t, bool distorted) {
+  return example_frame(t, distorted);
+}
 
 }  // namespace mad::test

@@ -40,10 +40,10 @@ inline StmadRun run_stmad(const ClipFrames& frames, int frame_count, int width, 
   for (int t = 0; t < frame_count; ++t) {
     LumaFrame r = frames(t, false), d = frames(t, true);
     model.add_frames(r, d);
-    std::vector<BatchScorer::Finished> rows = scorer.submit(
-        static_cast<std::uint64_t>(t),
-        std::make_shared<const SourceImage>(to_source_image(std::move(r))),
-        std::make_shared<const SourceImage>(to_source_image(std::move(d))));
+    std::vector<BatchScorer::Finished> rows =
+        scorer.submit(static_cast<std::uint64_t>(t),
+                      std::make_shared<const SourceImage>(to_source_image(std::move(r))),
+                      std::make_shared<const SourceImage>(to_source_image(std::move(d))));
     for (BatchScorer::Finished& f : scorer.drain()) rows.push_back(std::move(f));
     for (const BatchScorer::Finished& f : rows) {
       if (!f.ok) throw InputError(f.error);
