@@ -67,37 +67,39 @@ TEST(StmadExample, SpatialFigures) {
   expect_near_rel(f.smad, 3.8522729516624672, "SMAD");
 }
 
-TEST(StmadExample, MotionWeights) {
+// The per-slice rows of §11's table: the weights and the slice indices, rows then columns.
+struct SliceRow {
+  const char* name;
+  std::vector<double> StmadFigures::*member;
+  std::vector<double> expected;
+};
+const SliceRow kSliceRows[] = {
+    {"wRow",
+     &StmadFigures::w_row,
+     {0.93154324625090057, 3.6828898212279571, 4.7022776705664633, 5.0497964239975488,
+      4.6765893649619938, 3.6756941924398965, 2.464893779005267}},
+    {"wCol",
+     &StmadFigures::w_col,
+     {0.025923920031741977, 2.4037034533248591, 2.9688522937649737, 3.4745052739860252,
+      3.6793265650936831, 3.6800584063878041, 3.4576866370627841, 2.978202189131228,
+      2.3944866251954928, 1.8309358254106394}},
+    {"lo_row",
+     &StmadFigures::lo_row,
+     {6.8191764717489987, 6.4227214762440976, 4.5221115052442311, 7.2014241084898343,
+      4.7756357145022266, 5.0714904281145108, 6.2654121286021081}},
+    {"lo_col",
+     &StmadFigures::lo_col,
+     {2.3914340091841932, 2.0437280849975554, 2.3074342427928225, 3.4969568584911364,
+      2.5169523677533747, 2.287724567806936, 2.8848863789764336, 2.0761793890347224,
+      2.0856667432837965, 2.8930202368380993}},
+};
+
+TEST(StmadExample, MotionWeightsAndSliceIndices) {
   const StmadFigures& f = example_run().figures;
-  expect_all_near_rel(
-      f.w_row,
-      {0.93154324625090057, 3.6828898212279571, 4.7022776705664633, 5.0497964239975488,
-       4.6765893649619938, 3.6756941924398965, 2.464893779005267},
-      "wRow");
-  expect_all_near_rel(
-      f.w_col,
-      {0.025923920031741977, 2.4037034533248591, 2.9688522937649737, 3.4745052739860252,
-       3.6793265650936831, 3.6800584063878041, 3.4576866370627841, 2.978202189131228,
-       2.3944866251954928, 1.8309358254106394},
-      "wCol");
+  for (const SliceRow& row : kSliceRows) expect_all_near_rel(f.*row.member, row.expected, row.name);
   expect_near_rel(f.m_row, 25.183684498450024, "mRow");
   expect_near_rel(f.m_col, 26.89368118938923, "mCol");
   EXPECT_FALSE(f.static_reference);
-}
-
-TEST(StmadExample, SliceIndices) {
-  const StmadFigures& f = example_run().figures;
-  expect_all_near_rel(
-      f.lo_row,
-      {6.8191764717489987, 6.4227214762440976, 4.5221115052442311, 7.2014241084898343,
-       4.7756357145022266, 5.0714904281145108, 6.2654121286021081},
-      "lo_row");
-  expect_all_near_rel(
-      f.lo_col,
-      {2.3914340091841932, 2.0437280849975554, 2.3074342427928225, 3.4969568584911364,
-       2.5169523677533747, 2.287724567806936, 2.8848863789764336, 2.0761793890347224,
-       2.0856667432837965, 2.8930202368380993},
-      "lo_col");
 }
 
 TEST(StmadExample, TemporalAndCombinedFigures) {
