@@ -201,6 +201,17 @@ TEST_F(CliVideo, NoProgressBarOffATerminal) {
   EXPECT_FALSE(has(run.out, "ETA")) << run.out;
 }
 
+// A stopped run keeps the frames written and says where they are. The distorted clip's pipe
+// stays open after its frames, so the run waits there with every frame scored until killed.
+TEST_F(CliVideo, AStoppedRunKeepsItsFramesAndSaysWhere) {
+  const auto run = test::run_command(
+      "cd '" + dir_.string() + "' && { (cat dist.y4m; sleep 4) 2>/dev/null | " + MAD_BINARY +
+      " video ref.y4m - --backend cpu --csv kept.csv > out.txt 2>&1 & pid=$!; sleep 2; "
+      "kill -TERM $pid; wait $pid; cat out.txt; }");
+  EXPECT_TRUE(has(run.out, "interrupted: the frames scored so far are in kept.csv")) << run.out;
+  EXPECT_EQ(rows("kept.csv").size(), static_cast<std::size_t>(kFrames));
+}
+
 // Item 7: a real client. ffmpeg encodes testsrc2, decodes it into `mad video` through a pipe,
 // and the same frames written as raw files give the same frame count and pooled figures.
 TEST_F(CliVideo, FfmpegPipesAnEncodeIntoMadVideo) {
