@@ -46,7 +46,8 @@ std::vector<ScoringOption> make_table() {
                [](const ScoreOptions& o, Backend) { return to_string(o.version); }, 0, 0, ""});
   t.push_back({"--input-class", "input_class", "NAME", "auto | uint8 | double", "auto",
                "How 8-bit input is read: uint8 (255 takes the luminance of 254, as the original "
-               "on imread arrays) or double; auto is uint8 for 8-bit files",
+               "on imread arrays) or double; auto is uint8 for 8-bit image files, double for video "
+               "frames",
                "Scoring", OptionTarget::Score, Honoured::AnyBackend, "", false, "", "",
                "input_class",
                [](ScoreOptions& o, const std::string& v) { o.input_class = parse_input_class(v); },
