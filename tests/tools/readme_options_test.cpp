@@ -65,7 +65,7 @@ TEST(ReadmeOptions, EveryLongOptionOfEverySubcommandIsDocumented) {
   root.set_version_flag("--version", "mad");
   const std::vector<cli::Subcommand> commands = {
       cli::add_score_command(root), cli::add_kernel_command(root), cli::add_bench_command(root),
-      cli::add_eval_command(root), cli::add_merge_command(root)};
+      cli::add_eval_command(root), cli::add_merge_command(root), cli::add_video_command(root)};
   for (const std::string& name : long_options(root))
     EXPECT_TRUE(mentions(readme, name)) << "docs/cli.md does not mention mad " << name;
   std::size_t checked = 0;
