@@ -36,8 +36,7 @@ set(unscanned_regex "^(tools/bench|tools/probes)/")
 
 # What a front door (datasets/, tools/ and the Python binding) may include from mad/: the
 # public face, the engine's entry point, the results room and the video model (mad/video/).
-# Everything else in mad/'s rooms
-# is theirs alone.
+# Everything else in mad/'s rooms is theirs alone.
 set(public_mad_regex "^mad/([a-z_]+\\.h|engine/pair_engine\\.h|results/[a-z_]+\\.h|video/[a-z_]+\\.h)$")
 
 # The layer of a path relative to the tree ("mad/engine/pair_engine.cpp" -> "mad/engine").
