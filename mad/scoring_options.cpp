@@ -88,22 +88,66 @@ std::vector<ScoringOption> make_table() {
                  o.gpu_memory_limit = parse_memory_size(v);
                },
                nullptr, 0, 0, ""});
+  // Video options (mad video): which frames are scored and what is pooled. They change the
+  // pooled figures, not a frame's score: recorded under their keys by mad/video's
+  // video_settings, applied by its video_options.
+  const auto video_row = [](const char* cli, const char* python, const char* value_name,
+                            const char* values, const char* default_value, const char* help,
+                            const char* key, long long min, long long max,
+                            const char* range_hint) {
+    ScoringOption row{cli, python, value_name, values, default_value, help, "Video",
+                      OptionTarget::Video, Honoured::AnyBackend, "", false, "", "", key,
+                      nullptr, nullptr, min, max, range_hint};
+    row.commands = kVideoCommand;
+    return row;
+  };
+  t.push_back(video_row("--stmad", "stmad", "", "a flag", "",
+                        "Also ST-MAD of the clip (SMAD, TMAD, STMAD: docs/algorithm.md); needs "
+                        "input class double and every frame",
+                        "stmad", 0, 0, ""));
+  t.push_back(video_row("--subsample", "subsample", "N", "1 .. 1000000", "1",
+                        "Score every Nth frame of the range, as vmaf's --subsample", "subsample",
+                        1, 1000000, "1 scores every frame"));
+  t.push_back(video_row("--first-frame", "first_frame", "N", "0 .. 1000000000000", "0",
+                        "Frames of both clips skipped before the range (0-based)", "first_frame",
+                        0, 1000000000000LL, "0 starts at the first frame"));
+  t.push_back(video_row("--frame-count", "frame_count", "N", "1 .. 1000000000000", "",
+                        "At most this many frames from --first-frame on (default: to the end)",
+                        "frame_count", 1, 1000000000000LL, "leave it out for every frame"));
+  // Input options: a raw clip's layout (a Y4M clip carries its own, and refuses them).
+  const auto input_row = [](const char* cli, const char* python, const char* value_name,
+                            const char* values, const char* help, long long min,
+                            long long max) {
+    ScoringOption row{cli, python, value_name, values, "", help, "Raw input",
+                      OptionTarget::Input, Honoured::AnyBackend, "", false, "", "", "",
+                      nullptr, nullptr, min, max, "the frame's size in pixels"};
+    row.commands = kVideoCommand;
+    return row;
+  };
+  t.push_back(input_row("--width", "width", "W", "1 .. 65536",
+                        "Raw (.yuv) clips: the frame's width", 1, 65536));
+  t.push_back(input_row("--height", "height", "H", "1 .. 65536",
+                        "Raw (.yuv) clips: the frame's height", 1, 65536));
+  t.push_back(input_row("--pixel-format", "pixel_format", "NAME",
+                        "yuv420p | yuv422p | yuv444p | gray, and their 10le, 12le, 16le forms",
+                        "Raw (.yuv) clips: the planes' layout, as ffmpeg and vmaf name it", 0,
+                        0));
   // Run options: how many workers score (never the scores). mad eval registers them.
   t.push_back({"--gpus", "", "N", "0 .. 1024", "0", "CUDA workers, one per GPU (0 = every visible GPU)",
                "Workers", OptionTarget::Run, Honoured::CudaOnly, "sets the CUDA workers", false,
                "", "--cpu-workers sets the CPU's", "", nullptr, nullptr, 0, 1024,
-               "0 uses every visible GPU"});
+               "0 uses every visible GPU", kEvalCommand});
   t.push_back({"--workers-per-gpu", "", "N", "1 .. 16", "1",
                "CUDA workers sharing each GPU, each with its own thread and slots: one pair's "
                "host work then runs beside another's",
                "Workers", OptionTarget::Run, Honoured::CudaOnly,
                "sets the CUDA workers of each GPU", false, "", "--cpu-workers sets the CPU's", "",
-               nullptr, nullptr, 1, 16, "leave it out for one"});
+               nullptr, nullptr, 1, 16, "leave it out for one", kEvalCommand});
   t.push_back({"--cpu-workers", "", "N", "1 .. 1024", "1",
                "CPU backend: pairs scored side by side (each also uses --threads)", "Workers",
                OptionTarget::Run, Honoured::CpuOnly, "sets the CPU backend's workers", false, "",
                "--gpus sets the GPU workers", "", nullptr, nullptr, 1, 1024,
-               "leave it out for one"});
+               "leave it out for one", kEvalCommand});
   return t;
 }
 
@@ -112,6 +156,22 @@ std::vector<ScoringOption> make_table() {
 const std::vector<ScoringOption>& scoring_options() {
   static const std::vector<ScoringOption> table = make_table();
   return table;
+}
+
+std::vector<const ScoringOption*> scoring_options_of(unsigned command) {
+  std::vector<const ScoringOption*> rows;
+  for (const ScoringOption& row : scoring_options())
+    if (row.commands & command) rows.push_back(&row);
+  return rows;
+}
+
+std::string command_names(unsigned bits) {
+  std::string out;
+  for (const auto& [bit, name] : {std::pair<unsigned, const char*>{kScoreCommand, "score"},
+                                  {kEvalCommand, "eval"},
+                                  {kVideoCommand, "video"}})
+    if (bits & bit) out += (out.empty() ? "" : ", ") + std::string(name);
+  return out;
 }
 
 const ScoringOption& scoring_option(const std::string& cli) {
@@ -179,7 +239,8 @@ std::vector<std::pair<std::string, std::string>> recorded_settings(const ScoreOp
                                                                    Backend backend) {
   std::vector<std::pair<std::string, std::string>> out;
   for (const ScoringOption& row : scoring_options())
-    if (*row.settings_key) out.emplace_back(row.settings_key, row.recorded(options, backend));
+    if (row.target == OptionTarget::Score && *row.settings_key)
+      out.emplace_back(row.settings_key, row.recorded(options, backend));
   return out;
 }
 
@@ -194,15 +255,17 @@ std::string options_markdown() {
     return s.empty() ? std::string("-") : "`" + cell(s) + "`";
   };
   std::string out =
-      "| Option | Python | Values | Default | Backends | Settings key | What it does |\n"
-      "|---|---|---|---|---|---|---|\n";
+      "| Option | Commands | Python | Values | Default | Backends | Settings key | What it "
+      "does |\n"
+      "|---|---|---|---|---|---|---|---|\n";
   for (const ScoringOption& row : scoring_options()) {
     std::string honoured = row.honoured == Honoured::AnyBackend ? "cpu, cuda"
                            : row.honoured == Honoured::CudaOnly ? "cuda"
                                                                 : "cpu";
     if (*row.cpu_value) honoured += " (cpu: " + std::string(row.cpu_value) + ")";
     const std::string usage = std::string(row.cli) + (*row.value_name ? " " : "") + row.value_name;
-    out += "| " + code(usage) + " | " + code(row.python) + " | " + cell(row.values) + " | " +
+    out += "| " + code(usage) + " | " + command_names(row.commands) + " | " +
+           code(row.python) + " | " + cell(row.values) + " | " +
            code(row.default_value) + " | " + honoured + " | " + code(row.settings_key) + " | " +
            cell(row.help) + " |\n";
   }

@@ -29,7 +29,24 @@ enum class Honoured { AnyBackend, CudaOnly, CpuOnly };
 enum class OptionTarget {
   Score,  // ScoreOptions, through the row's `apply`: it changes how MAD scores
   Run,    // the run's workers or threads (a front door's own variable): never a score
+  // A video run's frames and figures (mad/video/video_scorer.h's VideoOptions, read there by
+  // video_options): never a frame's score, but the pooled figures, so they have settings keys.
+  Video,
+  // How a command reads its input (a raw clip's size and pixel format): never a score.
+  Input,
 };
+
+// The commands that take an option, as a bitmask of these bits: a command registers only its
+// rows (tools/cli_options.cpp), Python takes a row's keyword where its command's bit is set
+// (the scorer is `score`'s, mad.video is `video`'s), and docs/cli.md's table lists them.
+enum CommandBits : unsigned {
+  kScoreCommand = 1u,
+  kEvalCommand = 2u,
+  kVideoCommand = 4u,
+  kEveryCommand = kScoreCommand | kEvalCommand | kVideoCommand,
+};
+// "score, eval, video": the commands of `bits`, as help and docs name them.
+std::string command_names(unsigned bits);
 
 struct ScoringOption {
   const char* cli;         // "--a5"
@@ -64,10 +81,14 @@ struct ScoringOption {
   // read), and what to do instead of a value outside it ("leave it out for one").
   long long min, max;
   const char* range_hint;
+  // The commands that take it (CommandBits).
+  unsigned commands = kEveryCommand;
 };
 
 // Every row, in the order of help and docs.
 const std::vector<ScoringOption>& scoring_options();
+// The rows `command` (one CommandBits bit) takes, in the same order.
+std::vector<const ScoringOption*> scoring_options_of(unsigned command);
 // The row of `cli` ("--precision"); Error (a programming error) when there is none.
 const ScoringOption& scoring_option(const std::string& cli);
 
@@ -94,7 +115,7 @@ void refuse_unhonoured(const GivenOptions& given, const BackendChoice& choice,
                        const std::string& subject = "this run");
 
 // The settings record's scoring keys and values of a run of `options` on `backend`, in table
-// order.
+// order (the Score rows; a video run adds its Video rows' through mad/video/video_scorer.h).
 std::vector<std::pair<std::string, std::string>> recorded_settings(const ScoreOptions& options,
                                                                    Backend backend);
 

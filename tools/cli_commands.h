@@ -24,5 +24,6 @@ Subcommand add_kernel_command(CLI::App& root);  // tools/cli_kernel.cpp
 Subcommand add_bench_command(CLI::App& root);   // tools/cli_bench.cpp
 Subcommand add_eval_command(CLI::App& root);    // tools/cli_eval.cpp
 Subcommand add_merge_command(CLI::App& root);   // tools/cli_merge.cpp
+Subcommand add_video_command(CLI::App& root);   // tools/cli_video.cpp
 
 }  // namespace mad::cli

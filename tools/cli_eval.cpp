@@ -215,7 +215,7 @@ Subcommand add_eval_command(CLI::App& root) {
   cmd->add_flag("-q,--quiet", a->quiet,
                 "No progress bar or notes on stderr (the report still prints)")
       ->group("Output");
-  add_scoring_options(*cmd);
+  add_scoring_options(*cmd, kEvalCommand);
   add_run_option(*cmd, "--gpus", a->gpus);
   add_run_option(*cmd, "--workers-per-gpu", a->workers_per_gpu);
   add_run_option(*cmd, "--cpu-workers", a->cpu_workers);

@@ -12,6 +12,7 @@ namespace {
 // The handler may use only async-signal-safe calls (open, read, write, close, raise): no
 // allocation, no stdio. Its inputs are copied here before it is installed.
 char g_path[4096];
+char g_message[4096];  // report_interrupts_saying's message; "" for a results file's report
 volatile std::sig_atomic_t g_has_header = 0;
 
 void say(const char* text, std::size_t n) {
@@ -22,7 +23,9 @@ void say(const char* text, std::size_t n) {
     n -= static_cast<std::size_t>(w);
   }
 }
-void say(const char* text) { say(text, std::strlen(text)); }
+void say(const char* text) {
+  say(text, std::strlen(text));
+}
 
 // Complete lines of the file (a row cut short by the signal is not one: --resume drops it).
 long long complete_lines(const char* path) {
@@ -48,7 +51,11 @@ void say_number(long long n) {
 
 void on_interrupt(int sig) {
   // A newline first: the progress bar leaves the cursor at the end of its line.
-  if (g_path[0] == '\0') {
+  if (g_message[0] != '\0') {
+    say("\nmad: interrupted: ");
+    say(g_message);
+    say("\n");
+  } else if (g_path[0] == '\0') {
     say("\nmad: interrupted: the rows printed on standard output are complete; give --out "
         "FILE to keep a run that --resume can continue\n");
   } else {
@@ -70,9 +77,7 @@ void on_interrupt(int sig) {
   std::raise(sig);
 }
 
-}  // namespace
-
-void report_interrupts(const std::string& path, bool header) {
+void install_report(const std::string& path, bool header, const std::string& message) {
   struct sigaction ignore_now = {};
   ignore_now.sa_handler = SIG_IGN;
   struct sigaction old_int, old_term;
@@ -81,6 +86,8 @@ void report_interrupts(const std::string& path, bool header) {
   sigaction(SIGTERM, &ignore_now, &old_term);
   std::strncpy(g_path, path.c_str(), sizeof g_path - 1);
   g_path[sizeof g_path - 1] = '\0';
+  std::strncpy(g_message, message.c_str(), sizeof g_message - 1);
+  g_message[sizeof g_message - 1] = '\0';
   g_has_header = header;
   struct sigaction act = {};
   act.sa_handler = on_interrupt;
@@ -94,6 +101,16 @@ void report_interrupts(const std::string& path, bool header) {
     }
     sigaction(sig, &act, nullptr);
   }
+}
+
+}  // namespace
+
+void report_interrupts(const std::string& path, bool header) {
+  install_report(path, header, "");
+}
+
+void report_interrupts_saying(const std::string& message) {
+  install_report("", false, message);
 }
 
 }  // namespace mad::cli

@@ -13,5 +13,8 @@ namespace mad::cli {
 // columns and is not a row). An empty path: the rows went to standard output, and the message
 // says that they are complete there but cannot be resumed. Call again to point at another file.
 void report_interrupts(const std::string& path, bool header);
+// Reports interrupts with a message of the run's own (`mad video`: which logs keep the frames
+// scored so far): "mad: interrupted: MESSAGE". Replaces a report_interrupts before it.
+void report_interrupts_saying(const std::string& message);
 
 }  // namespace mad::cli

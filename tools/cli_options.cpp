@@ -59,9 +59,10 @@ bool given(const CLI::App& cmd, const std::string& name) {
   return opt && opt->count() > 0;
 }
 
-void add_scoring_options(CLI::App& cmd) {
-  for (const ScoringOption& row : scoring_options()) {
-    if (row.target != OptionTarget::Score) continue;
+void add_scoring_options(CLI::App& cmd, unsigned command) {
+  for (const ScoringOption* row_of : scoring_options_of(command)) {
+    const ScoringOption& row = *row_of;
+    if (row.target == OptionTarget::Run) continue;  // bound to the run's variable: add_run_option
     const std::string help = std::string(row.help) + " [" + row.values + "]";
     // A row without a value name is a flag. The others are unbound: given_scoring_options reads
     // the text, the table's apply parses it (a whole-number range is checked here, as CLI11

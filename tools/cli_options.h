@@ -26,10 +26,11 @@ CLI::Validator decimal_in_range(long long min, unsigned long long max, const std
 // True when the user gave option `name` (e.g. "--threads") to `cmd`.
 bool given(const CLI::App& cmd, const std::string& name);
 
-// Registers every Score option of the table (mad/scoring_options.h) on `cmd`: --backend,
-// --mad-version, --input-class, --precision, the GPU variants, --gpu-memory-limit, ... with the
+// Registers the table's options (mad/scoring_options.h) that `command` (one CommandBits bit)
+// takes, run options aside, on `cmd`: --backend, --mad-version, --input-class, --precision, the
+// GPU variants, --gpu-memory-limit, ... and for `mad video` its Video and Input rows, with the
 // table's help, group and default. given_scoring_options reads what the user gave.
-void add_scoring_options(CLI::App& cmd);
+void add_scoring_options(CLI::App& cmd, unsigned command = kScoreCommand);
 // Registers the table's run option `name` ("--gpus") on `cmd`, bound to `into`, with its range.
 void add_run_option(CLI::App& cmd, const std::string& name, int& into);
 // The table's options given on `cmd`, with their text, in table order.

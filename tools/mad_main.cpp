@@ -1,4 +1,5 @@
-// `mad`: score image pairs with MAD, run the preprocessing kernels, benchmark, evaluate.
+// `mad`: score image pairs with MAD, run the preprocessing kernels, benchmark, evaluate, score
+// clips frame by frame (`mad video`).
 // main() only wires the subcommands and maps exceptions to the documented exit codes
 // (common/error.h; docs/cli.md "Exit codes"): 2 for the command line, 3 for input, 4 for the
 // GPU, 5 when some pairs failed, 1 for an internal error; 3 too when the standard output
@@ -30,6 +31,7 @@ int run_mad(int argc, char** argv) {
       mad::cli::add_bench_command(app),
       mad::cli::add_eval_command(app),
       mad::cli::add_merge_command(app),
+      mad::cli::add_video_command(app),
   };
   if (const auto rc = mad::cli::handle_before_parse(app, argc, argv)) return *rc;
   try {

@@ -11,6 +11,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace mad {
@@ -19,6 +21,10 @@ struct PooledFigure {
   double min, max, mean, harmonic_mean, p1, p5, p50, p95;
   std::int64_t count;
 };
+
+// The figures by name, as the logs write them: "min", "max", "mean", "harmonic_mean", "p1",
+// "p5", "p50", "p95" (count aside).
+std::vector<std::pair<std::string, double>> named_figures(const PooledFigure& figure);
 
 // The figures of `values` (any order). No values: every figure NaN and count 0.
 PooledFigure pool_frames(const std::vector<double>& values);

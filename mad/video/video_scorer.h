@@ -15,27 +15,31 @@
 #include "common/progress_bar.h"
 #include "mad/backend_choice.h"
 #include "mad/options.h"
+#include "mad/scoring_options.h"
 #include "mad/video/frame_pooling.h"
 #include "mad/video/stmad.h"
 
 namespace mad {
 
 struct VideoOptions {
-  ScoreOptions score;              // input_class Auto means Double for video frames (docs/video.md)
-  bool stmad = false;              // also ST-MAD (needs input class Double)
-  int subsample = 1;               // score every Nth frame, as vmaf's --subsample
-  std::int64_t first_frame = 0;    // frames skipped at the start of both clips
-  std::int64_t frame_count = -1;   // at most this many frames after first_frame (-1: all)
+  ScoreOptions score;             // input_class Auto means Double for video frames (docs/video.md)
+  bool stmad = false;             // also ST-MAD (needs input class Double)
+  int subsample = 1;              // score every Nth frame, as vmaf's --subsample
+  std::int64_t first_frame = 0;   // frames skipped at the start of both clips
+  std::int64_t frame_count = -1;  // at most this many frames after first_frame (-1: all)
 };
 
-struct FrameRow { std::int64_t frame = 0; double mad = 0, hi = 0, lo = 0; };
+struct FrameRow {
+  std::int64_t frame = 0;
+  double mad = 0, hi = 0, lo = 0;
+};
 
 struct VideoSummary {
-  ClipFormat format;                       // the clips' (equal) format
+  ClipFormat format;  // the clips' (equal) format
   std::int64_t frames_scored = 0, ref_frames = 0, dist_frames = 0;
   PooledFigure mad, hi, lo;
   std::optional<StmadFigures> stmad;
-  std::vector<std::string> warnings;       // e.g. clips of different lengths
+  std::vector<std::string> warnings;  // e.g. clips of different lengths
   double seconds = 0, frames_per_second = 0;
   Backend backend = Backend::Cpu;
   Precision precision = Precision::Double;
@@ -65,5 +69,18 @@ class VideoScorer {
 bool frame_selected(const VideoOptions& options, std::int64_t frame);
 // True when no frame at or after `frame` can be selected (the range has ended).
 bool range_ended(const VideoOptions& options, std::int64_t frame);
+
+// The options of a video run from the table's rows given (mad/scoring_options.h): its Score
+// rows into `score`, its Video rows (--stmad, --subsample, --first-frame, --frame-count) into
+// the rest. InvalidArgument names a bad value.
+VideoOptions video_options(const GivenOptions& given);
+// The settings record of a video run on `backend`: the scoring keys (recorded_settings) and the
+// Video rows' keys (stmad, subsample, first_frame, frame_count), in table order. The logs carry
+// it; --resume-style comparisons use results_settings' key names.
+std::vector<std::pair<std::string, std::string>> video_settings(const VideoOptions& options,
+                                                                Backend backend);
+// The raw clips' format from --width, --height and --pixel-format: nullopt when none is given
+// (the clips must then be Y4M); all three or InvalidArgument naming the missing ones.
+std::optional<ClipFormat> raw_format_option(const GivenOptions& given);
 
 }  // namespace mad

@@ -51,19 +51,22 @@ void refuse_idle_threads(const BackendChoice& choice, int threads) {
 }  // namespace
 
 GivenOptions scoring_keywords(const py::dict& keywords) {
+  // The scorer takes `mad score`'s keywords (mad.video takes the video command's).
+  const std::vector<const ScoringOption*> rows = scoring_options_of(kScoreCommand);
   std::string names;  // the keywords the table has, for the message
-  for (const ScoringOption& row : scoring_options())
-    if (*row.python) names += (names.empty() ? "" : ", ") + std::string(row.python);
+  for (const ScoringOption* row : rows)
+    if (*row->python) names += (names.empty() ? "" : ", ") + std::string(row->python);
   for (const auto& item : keywords) {
     const std::string name = py::str(item.first).cast<std::string>();
     bool known = false;
-    for (const ScoringOption& row : scoring_options()) known = known || name == row.python;
+    for (const ScoringOption* row : rows) known = known || name == row->python;
     if (!known || name.empty())
       throw py::type_error("unexpected keyword '" + name + "' (the scoring options are " + names +
                            "; and maps, threads)");
   }
   GivenOptions given;
-  for (const ScoringOption& row : scoring_options()) {
+  for (const ScoringOption* row_of : rows) {
+    const ScoringOption& row = *row_of;
     if (!*row.python || !keywords.contains(row.python)) continue;
     const py::handle value = keywords[row.python];
     if (py::isinstance<py::bool_>(value) ||
