@@ -20,7 +20,7 @@ build="${1:-build-fuzz}"
 [[ "$build" = /* ]] || build="$root/$build"
 seconds="${MAD_FUZZ_SECONDS:-20}"
 jobs="${JOBS:-2}"
-all_targets="png jpeg tiff stb pairs_list dataset_scores results_file cli"
+all_targets="png jpeg tiff stb pairs_list dataset_scores results_file cli y4m"
 targets="${MAD_FUZZ_TARGETS:-$all_targets}"
 
 command -v clang++ >/dev/null || { echo "fuzz-smoke: clang++ is required (libFuzzer)" >&2; exit 2; }

@@ -13,7 +13,8 @@ namespace {
 
 std::vector<int> first_pixels(const LumaFrame& f, int row) {
   std::vector<int> out;
-  for (int x = 0; x < 8; ++x) out.push_back(f.samples8[static_cast<std::size_t>(row) * f.width + x]);
+  for (int x = 0; x < 8; ++x)
+    out.push_back(f.samples8[static_cast<std::size_t>(row) * f.width + x]);
   return out;
 }
 

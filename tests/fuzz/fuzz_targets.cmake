@@ -5,7 +5,7 @@
 # mad_fuzzers); its seeds are corpus/<name>/ and tools/fuzz-smoke.sh runs them all.
 # make_seeds.cpp regenerates the image seeds with the codecs' own encoders.
 set(fuzz_dir ${PROJECT_SOURCE_DIR}/tests/fuzz)
-set(MAD_FUZZ_TARGETS png jpeg tiff stb pairs_list dataset_scores results_file cli)
+set(MAD_FUZZ_TARGETS png jpeg tiff stb pairs_list dataset_scores results_file cli y4m)
 set(fuzz_libs_png mad_common)
 set(fuzz_libs_jpeg mad_common)
 set(fuzz_libs_tiff mad_common)
@@ -14,6 +14,7 @@ set(fuzz_libs_pairs_list mad_core)
 set(fuzz_libs_dataset_scores mad_datasets)
 set(fuzz_libs_results_file mad_core)
 set(fuzz_libs_cli mad_cli)
+set(fuzz_libs_y4m mad_common)
 
 add_custom_target(mad_fuzzers)
 foreach(name ${MAD_FUZZ_TARGETS})

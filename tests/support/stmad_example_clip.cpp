@@ -9,7 +9,9 @@ namespace mad::test {
 namespace {
 
 // The non-negative remainder of §11 (C++'s % keeps the sign of a negative dividend).
-int mod(int k, int p) { return ((k % p) + p) % p; }
+int mod(int k, int p) {
+  return ((k % p) + p) % p;
+}
 
 int tri(int k, int p) {
   const int d = mod(k, p) - p / 2;
@@ -21,7 +23,9 @@ int pattern(int u, int v) {
   return 60 + 3 * tri(u, 24) + 2 * tri(v, 18) + 2 * tri(u + v, 10) + 3 * mod(7 * u + 13 * v, 5);
 }
 
-int ref_value(int t, int y, int x) { return pattern(x + 2 * t, y + t); }
+int ref_value(int t, int y, int x) {
+  return pattern(x + 2 * t, y + t);
+}
 
 // D_t(y, x): R_t plus an even offset of -20..+20 per 4x4 block, clamped (never reached).
 int dist_value(int t, int y, int x) {
@@ -76,10 +80,18 @@ void close_out(std::ofstream& out, const std::string& path) {
 
 }  // namespace
 
-LumaFrame stmad_example_ref_frame(int t) { return make_frame(t, ref_value); }
-LumaFrame stmad_example_dist_frame(int t) { return make_frame(t, dist_value); }
-std::vector<LumaFrame> stmad_example_ref_clip() { return make_clip(stmad_example_ref_frame); }
-std::vector<LumaFrame> stmad_example_dist_clip() { return make_clip(stmad_example_dist_frame); }
+LumaFrame stmad_example_ref_frame(int t) {
+  return make_frame(t, ref_value);
+}
+LumaFrame stmad_example_dist_frame(int t) {
+  return make_frame(t, dist_value);
+}
+std::vector<LumaFrame> stmad_example_ref_clip() {
+  return make_clip(stmad_example_ref_frame);
+}
+std::vector<LumaFrame> stmad_example_dist_clip() {
+  return make_clip(stmad_example_dist_frame);
+}
 
 void write_yuv420p(const std::string& path, const std::vector<LumaFrame>& frames,
                    unsigned char chroma) {
