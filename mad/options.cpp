@@ -9,7 +9,11 @@
 namespace mad {
 
 std::string to_string(MadVersion v) {
-  return v == MadVersion::V2011 ? "2011" : "2010";
+  switch (v) {
+    case MadVersion::V2011: return "2011";
+    case MadVersion::V2010: return "2010";
+    default: return "stmad";
+  }
 }
 std::string to_string(InputClass c) {
   switch (c) {
@@ -39,14 +43,19 @@ Enum parse_by_name(const std::string& s, std::initializer_list<Enum> values, con
 }  // namespace
 
 MadVersion parse_mad_version(const std::string& s) {
-  return parse_by_name(s, {MadVersion::V2011, MadVersion::V2010}, "MAD version");
+  return parse_by_name(s, {MadVersion::V2011, MadVersion::V2010, MadVersion::Stmad2011},
+                       "MAD version");
 }
 InputClass parse_input_class(const std::string& s) {
   return parse_by_name(s, {InputClass::Auto, InputClass::Uint8, InputClass::Double}, "input class");
 }
 
 double detect_scale(MadVersion v) {
-  return v == MadVersion::V2011 ? 200.0 : 1.0;
+  switch (v) {
+    case MadVersion::V2011: return 200.0;
+    case MadVersion::V2010: return 1.0;
+    default: return 10.0;  // ST-MAD's hi_index.m (shared/stmad-spec.md §3.1)
+  }
 }
 
 }  // namespace mad

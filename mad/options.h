@@ -8,8 +8,10 @@
 
 namespace mad {
 
-// Which release's combination to reproduce. V2011 multiplies d_detect by 200 (spec §0).
-enum class MadVersion { V2011, V2010 };
+// Which release's detection scale to reproduce: V2011 multiplies d_detect by 200 (spec §0),
+// V2010 (April 2010) by 1, Stmad2011 by 10: the copy of the detection stage inside ST-MAD's 2011
+// release (shared/stmad-spec.md §3.1), so per-frame rows can be printed in ST-MAD's scale.
+enum class MadVersion { V2011, V2010, Stmad2011 };
 // How the luminance step treats 8-bit input (spec §2): Uint8 maps 255 like 254.
 enum class InputClass { Auto, Uint8, Double };
 // Backend and Precision, with their names and parsers: common/compute_target.h.
@@ -50,7 +52,8 @@ std::string to_string(InputClass c);
 MadVersion parse_mad_version(const std::string& s);
 InputClass parse_input_class(const std::string& s);
 
-// Factor applied to d_detect inside the combination: 200 for 2011, 1 for April 2010.
+// Factor applied to d_detect inside the combination: 200 for 2011, 1 for April 2010, 10 for
+// ST-MAD's per-frame HI (mad/video/stmad.h multiplies by it too).
 double detect_scale(MadVersion v);
 
 }  // namespace mad

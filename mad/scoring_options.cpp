@@ -37,9 +37,10 @@ std::vector<ScoringOption> make_table() {
                "Scoring", OptionTarget::Score, Honoured::AnyBackend, "", false, "", "", "backend",
                [](ScoreOptions& o, const std::string& v) { o.backend = parse_backend(v); },
                [](const ScoreOptions&, Backend b) { return to_string(b); }, 0, 0, ""});
-  t.push_back({"--mad-version", "mad_version", "YEAR", "2011 | 2010", "2011",
-               "Which release to reproduce: 2011 (x200 on d_detect, the final release) or 2010 "
-               "(April 2010)",
+  t.push_back({"--mad-version", "mad_version", "VERSION", "2011 | 2010 | stmad", "2011",
+               "Which release to reproduce: 2011 (x200 on d_detect, the final release), 2010 "
+               "(April 2010) or stmad (x10: ST-MAD's per-frame HI; use with --input-class "
+               "double, as ST-MAD reads frames)",
                "Scoring", OptionTarget::Score, Honoured::AnyBackend, "", false, "", "",
                "mad_version",
                [](ScoreOptions& o, const std::string& v) { o.version = parse_mad_version(v); },

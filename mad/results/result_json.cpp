@@ -19,7 +19,11 @@ nlohmann::json result_to_json(const ScoreResult& r) {
   j["d_detect_unscaled"] = r.d_detect;
   j["width"] = r.width;
   j["height"] = r.height;
-  j["mad_version"] = std::stoi(to_string(r.version));  // a number, as the option takes it
+  // A number, as the option takes it; ST-MAD's scale has a name, not a year.
+  if (r.version == MadVersion::Stmad2011)
+    j["mad_version"] = to_string(r.version);
+  else
+    j["mad_version"] = std::stoi(to_string(r.version));
   j["input_class"] = to_string(r.input_class);
   j["backend"] = to_string(r.backend);
   j["precision"] = to_string(r.precision);

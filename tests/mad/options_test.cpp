@@ -9,7 +9,7 @@ namespace mad {
 namespace {
 
 TEST(Options, ParseRoundTrips) {
-  for (auto v : {MadVersion::V2010, MadVersion::V2011})
+  for (auto v : {MadVersion::V2010, MadVersion::V2011, MadVersion::Stmad2011})
     EXPECT_EQ(parse_mad_version(to_string(v)), v);
   for (auto c : {InputClass::Auto, InputClass::Uint8, InputClass::Double})
     EXPECT_EQ(parse_input_class(to_string(c)), c);
@@ -23,11 +23,19 @@ TEST(Options, UnknownValuesAreRejectedWithTheAcceptedOnes) {
     parse_mad_version("2012");
     FAIL();
   } catch (const InvalidArgument& e) {
-    EXPECT_NE(std::string(e.what()).find("2011 or 2010"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("2011, 2010 or stmad"), std::string::npos);
   }
   EXPECT_THROW(parse_backend("gpu"), InvalidArgument);
   EXPECT_THROW(parse_input_class("int"), InvalidArgument);
   EXPECT_THROW(parse_precision("half"), InvalidArgument);
+}
+
+// Each version's factor on d_detect: ST-MAD's copy of the detection stage scales by 10
+// (shared/stmad-spec.md §3.1), neither MAD release's 200 nor 1.
+TEST(Options, EachVersionHasItsDetectionScale) {
+  EXPECT_EQ(detect_scale(MadVersion::V2011), 200.0);
+  EXPECT_EQ(detect_scale(MadVersion::V2010), 1.0);
+  EXPECT_EQ(detect_scale(parse_mad_version("stmad")), 10.0);
 }
 
 TEST(Validate, RejectsSmallAndMismatchedImages) {

@@ -132,7 +132,7 @@ TEST(CliScore, BadInputsFailWithClearMessagesAndExitCodes) {
       {"score " + good + " '" + (dir / "truncated.png").string() + "'", kExitInput,
        "truncated.png"},
       {"score " + good + " " + img("camera_512.png"), kExitInput, "same size"},
-      {"score --mad-version 1999 " + good + " " + good, kExitUsage, "2011 or 2010"},
+      {"score --mad-version 1999 " + good + " " + good, kExitUsage, "2011, 2010 or stmad"},
       {"score --backend gpu " + good + " " + good, kExitUsage, "backend"},
       {"score", kExitUsage, "REF"},
       {"frobnicate", kExitUsage, ""},

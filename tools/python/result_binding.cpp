@@ -11,8 +11,10 @@ namespace py = pybind11;
 namespace mad::python {
 namespace {
 
-int version_number(MadVersion v) {
-  return v == MadVersion::V2011 ? 2011 : 2010;
+// A year as an int (as mad_version= takes it); ST-MAD's scale by its name, "stmad".
+py::object version_number(MadVersion v) {
+  if (v == MadVersion::Stmad2011) return py::str(to_string(v));
+  return py::int_(v == MadVersion::V2011 ? 2011 : 2010);
 }
 
 }  // namespace
@@ -88,7 +90,7 @@ void bind_result(py::module_& m) {
           "lo_map", [](const R& r) { return image_array(r.result.map_lo); },
           "map.LO as an HxW float64 array when maps=True, else None (a new copy)")
       .def("to_dict", &result_dict,
-           "The fields of `mad score --json` (names and types; mad_version an int, "
+           "The fields of `mad score --json` (names and types; mad_version an int or \"stmad\", "
            "backend_reason included; not the maps), ready for json.dumps.")
       .def("__repr__", [](const R& r) {
         return "mad.Result(mad=" + fmt(r.result.mad) + ", hi=" + fmt(r.result.hi) +

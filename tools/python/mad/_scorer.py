@@ -101,7 +101,8 @@ class Scorer:
 
     backend: "auto" (CUDA when built and a device is present, else CPU), "cpu" or "cuda";
         resolved once, here (Scorer.backend, Scorer.backend_reason).
-    mad_version: 2011 (the published scores; d_detect x 200) or 2010.
+    mad_version: 2011 (the published scores; d_detect x 200), 2010 or "stmad" (x 10, the
+        scale of ST-MAD's per-frame HI).
     input_class: "auto" (uint8 for 8-bit data, double otherwise), "uint8" or "double".
     precision: "double" or "float" (float needs the CUDA backend: refused on the CPU).
 
