@@ -117,7 +117,7 @@ EvalReport run_video_evaluation(const VideoEvalConfig& cfg) {
 
   EvalReport r = start_report(d);
   r.dataset = "video";
-  r.score_name = d.score_name + " against " + cfg.figure;
+  r.notes.push_back("each clip pair's " + cfg.figure + " is the metric correlated (--figure)");
   results::RunSettings settings = results::run_settings(options.score, cfg.choice.backend);
   for (const auto& [key, value] : video_settings(options, cfg.choice.backend))
     results::set_setting(settings, key, value);
