@@ -144,16 +144,10 @@ class PythonClipReader : public ClipReader {
   int side_;
 };
 
+// A pooled figure under the names the logs give it (frame_pooling.h), and its count.
 py::dict pooled_dict(const PooledFigure& p) {
   py::dict d;
-  d["min"] = p.min;
-  d["max"] = p.max;
-  d["mean"] = p.mean;
-  d["harmonic_mean"] = p.harmonic_mean;
-  d["p1"] = p.p1;
-  d["p5"] = p.p5;
-  d["p50"] = p.p50;
-  d["p95"] = p.p95;
+  for (const auto& [name, value] : named_figures(p)) d[py::str(name)] = value;
   d["count"] = p.count;
   return d;
 }
