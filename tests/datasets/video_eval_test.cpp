@@ -47,7 +47,7 @@ class VideoEval : public ::testing::Test {
     const std::string header = "YUV4MPEG2 W48 H40 F25:1 Ip A1:1 C420jpeg";
     test::write_y4m420(at("ref.y4m"), clip(1, 0), header);
     std::string manifest = "# higher_is_better: true\nref,dist,mos,width,height,pixel_format\n";
-    const int noise[] = {4, 12, 30, 60};
+    const int noise[] = {20, 45, 80, 120};
     for (int k = 0; k < 4; ++k) {
       const std::string name = "d" + std::to_string(k) + ".y4m";
       test::write_y4m420(at(name), clip(10 + k, noise[k]), header);
@@ -55,7 +55,7 @@ class VideoEval : public ::testing::Test {
     }
     // One pair of raw files: the same frames as ref.y4m and d1.y4m.
     test::write_yuv420p(at("ref.yuv"), clip(1, 0));
-    test::write_yuv420p(at("d1.yuv"), clip(11, 12));
+    test::write_yuv420p(at("d1.yuv"), clip(11, 45));
     manifest += "ref.yuv,d1.yuv,70,48,40,yuv420p\n";
     std::ofstream(at("videos.csv")) << manifest;
   }
