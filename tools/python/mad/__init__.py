@@ -29,7 +29,7 @@ from . import video  # mad.video.score: clips (docs/video.md)
 
 __all__ = ["score", "score_batch", "Scorer", "Result", "InputError", "InvalidArgument",
            "GpuError", "Error", "BATCH_DTYPE", "gpu_transfer_counters", "load_gray",
-           "supported_formats"]
+           "supported_formats", "video"]
 __version__ = "0.1.0"
 
 
