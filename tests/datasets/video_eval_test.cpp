@@ -131,6 +131,14 @@ TEST_F(VideoEval, AFigureAShortClipDoesNotDefineIsLeftOutWithANote) {
   EXPECT_EQ(column("tmad")[0], "");
 }
 
+TEST_F(VideoEval, AnStmadFigureTurnsStmadOn) {
+  // SMAD is defined at any length: --figure smad runs the ST-MAD model without --stmad.
+  const EvalReport r = run_video_evaluation(config("smad"));
+  ASSERT_EQ(r.points.size(), 5u);
+  for (const auto& p : r.points) EXPECT_TRUE(std::isfinite(p.mad) && p.mad > 0) << p.mad;
+  EXPECT_EQ(r.points[0].mad, std::stod(column("smad")[0]));
+}
+
 TEST_F(VideoEval, BadFiguresAndManifestsAreRefused) {
   EXPECT_THROW(run_video_evaluation(config("mos")), InvalidArgument);
   std::ofstream(at("videos.csv"), std::ios::app) << "ref.yuv,d1.yuv,50,48,40,yuv9000\n";
