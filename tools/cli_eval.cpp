@@ -16,6 +16,7 @@
 #include "common/text_file.h"
 #include "datasets/eval_session.h"
 #include "datasets/synthetic_dataset.h"
+#include "datasets/video_eval.h"
 #include "mad/memory_limits.h"
 #include "mad/score.h"
 #include "tools/cli_interrupt.h"
@@ -27,6 +28,7 @@ namespace {
 
 struct EvalArgs {
   std::string dir, dataset = "auto", manifest, out, json, html, shard;
+  std::string figure;  // --dataset video: the figure correlated (default stmad)
   bool resume = false, force = false, higher_better = false, lower_better = false, quiet = false;
   int gpus = 0, workers_per_gpu = 1, cpu_workers = 1, threads = 0, resamples = 1000;
   int decode_threads = 0;
@@ -106,10 +108,50 @@ void refuse_idle_options(const CLI::App& cmd, const EvalArgs& a) {
                               "give it to mad merge, which joins the shards and writes them");
 }
 
+// --dataset video: clip pairs scored one after another through mad/video (datasets/video_eval.h).
+int run_video_eval(const CLI::App& cmd, const EvalArgs& a) {
+  for (const char* name : {"--shard", "--limit", "--gpus", "--workers-per-gpu", "--cpu-workers",
+                           "--decode-threads"})
+    if (given(cmd, name))
+      throw InvalidArgument(std::string(name) +
+                            " is not available with --dataset video (its clip pairs are scored "
+                            "one after another, each by one video scorer)");
+  const GivenOptions options = given_scoring_options(cmd);
+  VideoOptions video;
+  video.score = apply_scoring_options(options);
+  const BackendChoice choice = choose_backend(video.score.backend);
+  refuse_unhonoured(options, choice);
+  datasets::VideoEvalConfig c(choice);
+  c.dir = a.dir;
+  c.manifest = a.manifest;
+  if (a.higher_better) c.higher_is_better = true;
+  if (a.lower_better) c.higher_is_better = false;
+  if (!a.figure.empty()) c.figure = a.figure;
+  c.video = video;
+  c.out = a.out;
+  c.resume = a.resume;
+  c.overwrite = a.force;
+  c.json = a.json;
+  c.html = a.html;
+  c.bootstrap.resamples = a.resamples;
+  c.bootstrap.seed = a.seed;
+  if (a.quiet) c.log = nullptr;
+  require_writable(a.json, "--json");
+  require_writable(a.html, "--html");
+  const datasets::EvalReport report = datasets::run_video_evaluation(c);
+  std::cout << datasets::report_to_text(report);
+  flush_standard_output();
+  return datasets::exit_code_for(report);
+}
+
 int run(const CLI::App& cmd, const EvalArgs& a) {
   refuse_idle_options(cmd, a);
   if (a.threads > 0) set_thread_count(a.threads);
   if (a.make_synthetic) return make_synthetic(a);
+  if (a.dataset == "video") return run_video_eval(cmd, a);
+  if (!a.figure.empty())
+    throw InvalidArgument("--figure picks the figure of a clip pair; it applies with --dataset "
+                          "video");
   const GivenOptions given = given_scoring_options(cmd);
   const ScoreOptions score = apply_scoring_options(given);
   const BackendChoice choice = choose_backend(score.backend);
@@ -166,7 +208,8 @@ Subcommand add_eval_command(CLI::App& root) {
       "or a CSV manifest) and report SROCC, KROCC, PLCC and RMSE with bootstrap intervals");
   cmd->add_option("DIR", a->dir, "Dataset folder as published")->required()->type_name("DIR");
   cmd->add_option("--dataset", a->dataset,
-                  "auto | tid2013 | tid2008 | kadid10k | csiq | live | csv")
+                  "auto | tid2013 | tid2008 | kadid10k | csiq | live | csv | video (a "
+                  "--manifest of clip pairs, scored by mad video)")
       ->capture_default_str()
       ->group("Dataset");
   cmd->add_option("--manifest", a->manifest,
@@ -175,6 +218,12 @@ Subcommand add_eval_command(CLI::App& root) {
                   "or CSIQ's DMOS sheet exported as CSV (image,dst_type,dst_lev,dmos)")
       ->group("Dataset")
       ->type_name("FILE");
+  cmd->add_option("--figure", a->figure,
+                  "--dataset video: the clip pair's figure correlated with the scores: stmad "
+                  "(default), smad, tmad, mad_mean, mad_min, mad_max, mad_harmonic_mean, "
+                  "mad_p1, mad_p5, mad_p50, mad_p95")
+      ->group("Dataset")
+      ->type_name("NAME");
   cmd->add_flag("--higher-is-better", a->higher_better,
                 "Manifest scores are MOS-like (higher = better quality)")
       ->group("Dataset");

@@ -22,6 +22,7 @@
 #include "tools/cli_interrupt.h"
 #include "tools/cli_options.h"
 #include "tools/cli_stdout.h"
+#include "tools/cli_video_pairs.h"
 
 namespace mad::cli {
 namespace {
@@ -152,9 +153,9 @@ Subcommand add_video_command(CLI::App& root) {
       "video",
       "MAD of every frame of a clip against its reference (Y4M or raw .yuv; '-' reads standard "
       "input), pooled as vmaf pools its metrics, with ST-MAD (--stmad) and vmaf-shaped logs");
-  cmd->add_option("REF", args->ref, "Reference clip (.y4m, raw .yuv, or '-' for standard input)")
-      ->required();
-  cmd->add_option("DIST", args->dist, "Distorted clip (.y4m, raw .yuv, or '-')")->required();
+  // Not required: --pairs LIST takes their place (tools/cli_video_pairs.cpp).
+  cmd->add_option("REF", args->ref, "Reference clip (.y4m, raw .yuv, or '-' for standard input)");
+  cmd->add_option("DIST", args->dist, "Distorted clip (.y4m, raw .yuv, or '-')");
   cmd->add_option("--json", args->json,
                   "Write vmaf's JSON log shape here ('-': standard output): frames[].metrics, "
                   "pooled_metrics, aggregate_metrics, fps, settings")
@@ -177,7 +178,14 @@ Subcommand add_video_command(CLI::App& root) {
   cmd->add_option("--threads", args->threads, "CPU worker threads (default: the CPUs allotted)")
       ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"))
       ->group("Scoring");
-  auto run = [args, cmd]() -> int { return run_video(*cmd, *args); };
+  const auto pairs = add_video_pairs_options(*cmd);  // --pairs: tools/cli_video_pairs.cpp
+  auto run = [args, cmd, pairs]() -> int {
+    if (!pairs->list.empty()) return run_video_pairs(*cmd, *pairs);
+    refuse_video_pairs_options(*cmd);
+    if (args->ref.empty() || args->dist.empty())
+      throw InvalidArgument("mad video needs REF and DIST (or --pairs LIST.csv)");
+    return run_video(*cmd, *args);
+  };
   return {cmd, run};
 }
 

@@ -17,6 +17,10 @@ constexpr const char* kRefNames[] = {"ref",      "reference",      "ref_path",
 constexpr const char* kDistNames[] = {"dist",       "distorted",      "dis",
                                       "dist_path",  "dist_image",     "distorted_path",
                                       "distorted_image"};
+// A raw clip's columns (mad video --pairs), as vmaf's and ffmpeg's options name them.
+constexpr const char* kWidthNames[] = {"width", "w"};
+constexpr const char* kHeightNames[] = {"height", "h"};
+constexpr const char* kFormatNames[] = {"pixel_format", "pix_fmt", "pixel-format"};
 
 template <std::size_t N>
 int find_column(const std::vector<std::string>& fields, const char* const (&names)[N]) {
@@ -65,6 +69,9 @@ bool PairsListReader::settle_columns(const std::vector<std::string>& f, int line
   if (r >= 0 && d >= 0) {
     ref_col_ = r;
     dist_col_ = d;
+    width_col_ = find_column(f, kWidthNames);
+    height_col_ = find_column(f, kHeightNames);
+    format_col_ = find_column(f, kFormatNames);
     return true;
   }
   if (f.size() >= 2 && looks_like_path(f[0]) && looks_like_path(f[1])) return false;
@@ -111,6 +118,12 @@ bool PairsListReader::next(PairRow& row) {
       row.ref = resolve(base_, row.ref);
       row.dist = resolve(base_, row.dist);
     }
+    const auto field = [&](int col) {
+      return col >= 0 && col < static_cast<int>(f.size()) ? f[col] : std::string();
+    };
+    row.width = field(width_col_);
+    row.height = field(height_col_);
+    row.pixel_format = field(format_col_);
     return true;
   }
   return false;

@@ -9,6 +9,9 @@
 //   look like paths, with an extension or a folder; others are taken for an unknown header).
 // Fields are split by commas (split_csv_line_trimmed, csv.h), or by tabs when the
 // first row holds tabs and no comma (tab-separated fields are trimmed of spaces, not quoted).
+// `mad video --pairs` lists of raw clips add width, height and pixel_format (also pix_fmt):
+// named in the header, or without a header the third to fifth columns. They are returned as
+// written; the video command checks them (mad score ignores them).
 // Anything else (one column, an unknown header) is refused with InputError naming the columns
 // found. Relative paths resolve against the list's folder. The first row also settles the
 // list's width: a later row with more non-empty fields is malformed (its extra columns would be
@@ -33,6 +36,9 @@ struct PairRow {
   // The two paths as the list spells them (before resolving): what a whole run and its shards
   // have in common, and where a wrongly placed list's hint comes from.
   std::string ref_field, dist_field;
+  // A raw clip's frame size and format, as written ("" when the list has no such column or the
+  // row leaves it empty).
+  std::string width, height, pixel_format;
 };
 
 // The rows of a pairs list one at a time, in memory that does not grow with the list (a list
@@ -57,6 +63,7 @@ class PairsListReader {
   std::filesystem::path base_;
   int ref_col_ = 0, dist_col_ = 1;
   std::size_t columns_ = 0;  // the first row's fields
+  int width_col_ = 2, height_col_ = 3, format_col_ = 4;  // -1: the header has no such column
   bool settled_ = false, tabs_ = false, header_ = false;
 };
 

@@ -22,11 +22,11 @@ struct PairsRow {
 };
 
 PairsRow key_of(const ShardRow& row, ResultsKind kind) {
-  const auto& header = results_header(ResultsKind::Pairs);
+  const auto& header = results_header(kind == ResultsKind::JsonLines ? ResultsKind::Pairs : kind);
   const auto at = [&](const char* name) {
     return row.fields[std::find(header.begin(), header.end(), name) - header.begin()];
   };
-  if (kind == ResultsKind::Pairs)
+  if (kind != ResultsKind::JsonLines)
     return {std::atoi(at("line").c_str()), at("ref"), at("dist"), !at("error").empty()};
   nlohmann::json j = nlohmann::json::parse(row.fields[0], nullptr, false);
   if (!j.is_object() || !j.contains("line") || !j["line"].is_number_integer() ||
@@ -62,11 +62,13 @@ bool names_list_path(const std::string& held, const std::string& absolute,
 
 PairsMerge merge_pairs_shards(const std::string& out_path, const std::vector<std::string>& shards,
                               bool force, const ShardSet& set) {
+  // Video rows are CSV only; a list of images has CSV or JSON Lines.
+  const ResultsKind csv_kind = set.video ? ResultsKind::VideoPairs : ResultsKind::Pairs;
   std::optional<ResultsKind> kind;
   for (const auto& path : shards) {
     std::error_code ec;
     if (std::filesystem::file_size(path, ec) == 0 && !ec) continue;  // JSON Lines, no rows
-    const auto k = shard_file_kind(path, ResultsKind::Pairs);
+    const auto k = shard_file_kind(path, csv_kind);
     if (kind && *kind != k)
       throw InputError("'" + path + "' and '" + shards.front() +
                        "' are of two formats (CSV "

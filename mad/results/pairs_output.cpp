@@ -25,7 +25,7 @@ nlohmann::json result_object(const std::string& ref, const std::string& dist, co
 
 namespace {
 ResultsKind kind_of(const PairsOutputOptions& o) {
-  return o.json ? ResultsKind::JsonLines : ResultsKind::Pairs;
+  return o.json ? ResultsKind::JsonLines : o.csv_kind;
 }
 }  // namespace
 

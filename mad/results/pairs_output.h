@@ -42,6 +42,9 @@ struct PairsOutputOptions {
   std::string out;  // "" = standard output
   bool json = false, resume = false, force = false, quiet = false;
   PairsOutputWords words;
+  // The rows' kind without `json`: Pairs (mad score --pairs) or VideoPairs (mad video --pairs,
+  // whose rows the caller makes with video_csv_row and hands to write_line).
+  ResultsKind csv_kind = ResultsKind::Pairs;
 };
 
 class PairsOutput {

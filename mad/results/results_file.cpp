@@ -9,6 +9,7 @@
 #include "mad/results/csv.h"
 #include "mad/results/text_file.h"
 #include "mad/results/result_json.h"
+#include "mad/results/video_results.h"
 
 namespace mad::results {
 namespace fs = std::filesystem;
@@ -37,7 +38,10 @@ std::vector<std::string> without(const std::vector<std::string>& header, const c
 
 // The headers a file of `kind` may have: today's, then those of older versions (before `line`
 // was added to mad score's rows, and before `backend_reason`).
-std::vector<std::vector<std::string>> accepted_headers(const std::vector<std::string>& header) {
+// Video rows (VideoPairs) have only today's header.
+std::vector<std::vector<std::string>> accepted_headers(const std::vector<std::string>& header,
+                                                       ResultsKind kind) {
+  if (kind == ResultsKind::VideoPairs) return {header};
   std::vector<std::vector<std::string>> h = {header, without(header, "backend_reason")};
   if (h[0].back() == "line") {
     h[1] = without(header, "line");
@@ -150,6 +154,7 @@ const std::vector<std::string>& results_header(ResultsKind kind) {
   switch (kind) {
     case ResultsKind::Eval: return eval_csv_header();
     case ResultsKind::Pairs: return pairs;
+    case ResultsKind::VideoPairs: return video_results_header();
     default: return none;
   }
 }
@@ -174,10 +179,10 @@ std::vector<std::string> pairs_csv_row(const std::string& ref, const std::string
 ResultsLog read_results_file(const std::string& path, ResultsKind kind) {
   if (kind == ResultsKind::JsonLines) return read_json_lines(path);
   const std::vector<std::string>& header = results_header(kind);
-  const std::vector<std::vector<std::string>> headers = accepted_headers(header);
+  const std::vector<std::vector<std::string>> headers = accepted_headers(header, kind);
   const int line_c = header.back() == "line" ? static_cast<int>(header.size()) - 1 : -1;
   const int ref_c = column(header, "ref"), dist_c = column(header, "dist"),
-            mad_c = column(header, "mad"), err_c = column(header, "error"),
+            mad_c = column(header, kind == ResultsKind::VideoPairs ? "mad_mean" : "mad"), err_c = column(header, "error"),
             ver_c = column(header, "mad_version"), be_c = column(header, "backend");
   const auto lines = read_lines(path);
   const bool complete = ends_with_newline(path);
@@ -203,7 +208,9 @@ ResultsLog read_results_file(const std::string& path, ResultsKind kind) {
       if (!file_header)
         throw_at(path, l.line,
                  std::string("not a results file of ") +
-                     (kind == ResultsKind::Eval ? "mad eval" : "mad score --pairs") +
+                     (kind == ResultsKind::Eval         ? "mad eval"
+                      : kind == ResultsKind::VideoPairs ? "mad video --pairs"
+                                                        : "mad score --pairs") +
                      " (expected the header " + join_csv(header) + ")");
       continue;
     }
@@ -226,7 +233,7 @@ ResultsLog read_results_file(const std::string& path, ResultsKind kind) {
       break;
     }
     FinishedRow row;
-    row.mad = parse_number(f[mad_c], path, l.line, "mad");
+    row.mad = parse_number(f[mad_c], path, l.line, header[mad_c].c_str());
     row.mad_version = f[ver_c];
     row.backend = f[be_c];
     row.ref = f[ref_c];

@@ -28,6 +28,7 @@ enum class ResultsKind {
   Eval,       // mad eval's results.csv
   Pairs,      // mad score --pairs --out FILE (CSV)
   JsonLines,  // mad score --pairs --json --out FILE
+  VideoPairs, // mad video --pairs --out FILE: one row per clip pair (video_results.h)
 };
 
 const std::vector<std::string>& eval_csv_header();
@@ -55,7 +56,7 @@ std::vector<std::string> pairs_csv_row(const std::string& ref, const std::string
 struct FinishedRow {
   std::vector<std::string> fields;  // as read (in today's columns), for rewriting the file; JSON
                                     // Lines: the line
-  double mad = 0.0;
+  double mad = 0.0;                 // VideoPairs: the clip's mean MAD (mad_mean)
   std::string mad_version, backend;
   std::string ref, dist;  // as written
   int line = 0;           // the pairs list's line (mad score --pairs); 0 when not recorded

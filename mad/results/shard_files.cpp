@@ -9,6 +9,7 @@
 #include "mad/results/csv.h"
 #include "mad/results/text_file.h"
 #include "mad/results/pairs_shard.h"
+#include "mad/results/video_results.h"
 
 namespace mad::results {
 namespace {
@@ -28,14 +29,15 @@ ShardSet check_shard_set(const std::vector<std::string>& paths) {
   for (const auto& path : paths) {
     const std::optional<RunSettings> s = read_settings(path);
     if (!s || s->shard.empty())
-      throw InputError("'" + path + "' was not made by mad score --pairs or mad eval with " +
+      throw InputError("'" + path + "' was not made by mad score --pairs, mad video --pairs or mad eval with " +
                        "--shard I/N (" + settings_path(path) +
                        (s ? " records no shard)" : " is missing)"));
     const ShardSpec spec = parse_shard(s->shard);
     if (seen.empty()) {
       set.settings = *s;
       set.count = spec.count;
-      set.eval = s->dataset != "pairs-list";
+      set.video = s->dataset == kVideoPairsListDataset;
+      set.eval = s->dataset != "pairs-list" && !set.video;
     }
     if (spec.count != set.count)
       throw InputError("'" + path + "' is shard " + s->shard + ", of another split than " +

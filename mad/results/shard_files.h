@@ -14,7 +14,8 @@ namespace mad::results {
 struct ShardSet {
   RunSettings settings;  // the first file's; every file's agree but for the shard
   int count = 0;         // N
-  bool eval = false;     // shards of `mad eval` (else of `mad score --pairs`)
+  bool eval = false;     // shards of `mad eval` (else of `mad score --pairs` or `mad video --pairs`)
+  bool video = false;    // shards of `mad video --pairs` (rows of ResultsKind::VideoPairs)
 };
 
 // Reads the settings records of `paths` and checks that they are shards 1..N of one N, each

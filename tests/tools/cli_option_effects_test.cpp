@@ -595,6 +595,9 @@ std::vector<Row> eval_rows() {
       {"--limit", "--limit 1", false, "", [results](auto&) { EXPECT_EQ(lines(results()), 2u); }},
       {"--limit", "--limit -1", false, "leave --limit out"},
       {"--limit", "--limit 0", false, "leave --limit out"},
+      // --figure picks a clip pair's figure: refused on an image dataset (its effect on a video
+      // manifest: tests/datasets/video_eval_test.cpp).
+      {"--figure", "--figure stmad", false, "applies with --dataset video"},
       // The scoring's threads, counted: one decoder either way, and a worker's parallel
       // stages start threads - 1 helpers each (none with one thread).
       {"--threads", "--threads 1 --json sum.json", false, "",

@@ -16,6 +16,7 @@
 #include "results_binding.h"
 #include "scorer_binding.h"
 #include "python_words.h"
+#include "video_binding.h"
 
 #if MAD_HAVE_STB
 #include <stb/stb_image.h>
@@ -32,6 +33,7 @@ PYBIND11_MODULE(_mad, m) {
   mad::python::register_errors(m);
   mad::python::bind_result(m);
   mad::python::bind_results(m);
+  mad::python::bind_video(m);
 
   py::class_<PyScorer>(m, "_Scorer")
       .def(py::init([](const py::dict& options, bool maps, int threads) {

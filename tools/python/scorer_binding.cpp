@@ -50,9 +50,9 @@ void refuse_idle_threads(const BackendChoice& choice, int threads) {
 
 }  // namespace
 
-GivenOptions scoring_keywords(const py::dict& keywords) {
+GivenOptions scoring_keywords(const py::dict& keywords, unsigned command, const char* others) {
   // The scorer takes `mad score`'s keywords (mad.video takes the video command's).
-  const std::vector<const ScoringOption*> rows = scoring_options_of(kScoreCommand);
+  const std::vector<const ScoringOption*> rows = scoring_options_of(command);
   std::string names;  // the keywords the table has, for the message
   for (const ScoringOption* row : rows)
     if (*row->python) names += (names.empty() ? "" : ", ") + std::string(row->python);
@@ -62,13 +62,17 @@ GivenOptions scoring_keywords(const py::dict& keywords) {
     for (const ScoringOption* row : rows) known = known || name == row->python;
     if (!known || name.empty())
       throw py::type_error("unexpected keyword '" + name + "' (the scoring options are " + names +
-                           "; and maps, threads)");
+                           "; and " + others + ")");
   }
   GivenOptions given;
   for (const ScoringOption* row_of : rows) {
     const ScoringOption& row = *row_of;
     if (!*row.python || !keywords.contains(row.python)) continue;
     const py::handle value = keywords[row.python];
+    if (!*row.value_name && py::isinstance<py::bool_>(value)) {  // a flag: True or False
+      given.emplace_back(&row, value.cast<bool>() ? "true" : "false");
+      continue;
+    }
     if (py::isinstance<py::bool_>(value) ||
         !(py::isinstance<py::str>(value) || py::isinstance<py::int_>(value)))
       throw py::type_error(std::string(row.python) + " takes a str or an int (got " +

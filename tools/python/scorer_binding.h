@@ -22,8 +22,11 @@ namespace mad::python {
 // The scoring options given to mad.Scorer as keywords ({"precision": "float", "mad_version":
 // 2010}), checked against the table (mad/scoring_options.h): a keyword it has no Python
 // spelling for raises TypeError listing those it has; a value other than a str or an int
-// raises TypeError. Values are then checked as the command line checks them.
-GivenOptions scoring_keywords(const pybind11::dict& keywords);
+// raises TypeError (a flag's row, e.g. stmad, takes True or False). Values are then checked as
+// the command line checks them. `command` (a CommandBits bit) picks the rows: mad.Scorer takes
+// `mad score`'s, mad.video `mad video`'s; `others` names the caller's own keywords.
+GivenOptions scoring_keywords(const pybind11::dict& keywords, unsigned command = kScoreCommand,
+                              const char* others = "maps, threads");
 
 class PyScorer {
  public:

@@ -25,10 +25,11 @@ from ._mad import Error, GpuError, InputError, InvalidArgument, Result
 from ._mad import gpu_transfer_counters, supported_formats
 from ._mad import load_gray as _load_gray
 from ._scorer import BATCH_DTYPE, Scorer
+from . import video  # mad.video.score: clips (docs/video.md)
 
 __all__ = ["score", "score_batch", "Scorer", "Result", "InputError", "InvalidArgument",
            "GpuError", "Error", "BATCH_DTYPE", "gpu_transfer_counters", "load_gray",
-           "supported_formats"]
+           "supported_formats", "video"]
 __version__ = "0.1.0"
 
 
