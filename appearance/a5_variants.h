@@ -27,6 +27,8 @@ using A5Launches = PerPrecision<A5LaunchFn>;
 // Every A5 variant, the thesis forms first. The default is what the GPU stage runs unless
 // told otherwise.
 const VariantRegistry<A5Launches>& a5_variants();
+// One row of it: what the GPU stage is given (never a name: the front door picked the row).
+using A5Row = VariantRow<A5Launches>;
 
 // The mean-only forms (family "A5 mean"): the thesis's four kernels as it measured them (Table
 // 9: the 16x16 block means, stride 4, of one subband), enqueued like A5LaunchFn but writing

@@ -36,9 +36,9 @@ void check_shape(int width, int height) {
 
 template <class Real>
 AppearanceStageCuda<Real>::AppearanceStageCuda(int width, int height, cudaStream_t stream,
-                                               const std::string& a5_variant,
-                                               const std::string& subband_transform)
-    : grid_(width, height), variant_(&a5_variants().find(a5_variant)) {
+                                               const A5Row& a5,
+                                               std::optional<SubbandTransform> subband_transform)
+    : grid_(width, height), variant_(&a5) {
   check_shape(width, height);
   choose_transform(subband_transform);
   bank_ = std::make_shared<const LogGaborBankCuda<Real>>(width, height, stream);
@@ -47,11 +47,11 @@ AppearanceStageCuda<Real>::AppearanceStageCuda(int width, int height, cudaStream
 
 template <class Real>
 AppearanceStageCuda<Real>::AppearanceStageCuda(std::shared_ptr<const LogGaborBankCuda<Real>> bank,
-                                               const std::string& a5_variant, ScratchMode scratch,
-                                               const std::string& subband_transform)
+                                               const A5Row& a5, ScratchMode scratch,
+                                               std::optional<SubbandTransform> subband_transform)
     : grid_(bank ? bank->width() : 0, bank ? bank->height() : 0),
       bank_(std::move(bank)),
-      variant_(&a5_variants().find(a5_variant)) {
+      variant_(&a5) {
   if (!bank_) throw InvalidArgument("GPU appearance stage: null log-Gabor bank");
   check_shape(width(), height());
   choose_transform(subband_transform);
@@ -59,8 +59,8 @@ AppearanceStageCuda<Real>::AppearanceStageCuda(std::shared_ptr<const LogGaborBan
 }
 
 template <class Real>
-void AppearanceStageCuda<Real>::choose_transform(const std::string& name) {
-  transform_ = resolve_subband_transform(name, width(), height(), std::is_same_v<Real, double>);
+void AppearanceStageCuda<Real>::choose_transform(std::optional<SubbandTransform> asked) {
+  transform_ = resolve_subband_transform(asked, width(), height(), std::is_same_v<Real, double>);
   if (transform_ == SubbandTransform::Fused)
     fused_ = std::make_unique<SubbandFftCuda<Real>>(width(), height());
 }

@@ -28,6 +28,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "appearance/a5_variants_cuda.h"
@@ -61,19 +62,21 @@ class AppearanceStageCuda {
   };
 
   // Builds the bank (on `stream`), the cuFFT plans and all scratch for width x height images.
-  // a5_variant: registry name (appearance/a5_variants.h), "" for the default; subband_transform:
-  // appearance/subband_transform.h's name, "" for the shape's default. Throws InvalidArgument
-  // for shapes below 34x34, an unknown variant or a transform the shape cannot run, GpuError on
+  // a5: the A5 row to run (appearance/a5_variants.h; it must outlive the stage), taken as given:
+  // names were resolved at the front door, so the stage looks nothing up. subband_transform:
+  // appearance/subband_transform.h's pick, none for the shape's default. Throws
+  // InvalidArgument for shapes below 34x34 or a transform the shape cannot run, GpuError on
   // CUDA/cuFFT failures.
   AppearanceStageCuda(int width, int height, cudaStream_t stream,
-                      const std::string& a5_variant = "",
-                      const std::string& subband_transform = "");
+                      const A5Row& a5 = a5_variants().default_row(),
+                      std::optional<SubbandTransform> subband_transform = std::nullopt);
   // Same, reusing a bank built for this shape (several stages in flight share one bank; it
   // must be complete, or ordered before this stage's first call). With ScratchMode::Lent the
   // transient scratch and the cuFFT work area come from lend_scratch.
   AppearanceStageCuda(std::shared_ptr<const LogGaborBankCuda<Real>> bank,
-                      const std::string& a5_variant = "", ScratchMode scratch = ScratchMode::Own,
-                      const std::string& subband_transform = "");
+                      const A5Row& a5 = a5_variants().default_row(),
+                      ScratchMode scratch = ScratchMode::Own,
+                      std::optional<SubbandTransform> subband_transform = std::nullopt);
 
   AppearanceStageCuda(AppearanceStageCuda&&) noexcept = default;
   AppearanceStageCuda& operator=(AppearanceStageCuda&&) noexcept = default;
@@ -127,7 +130,7 @@ class AppearanceStageCuda {
   using Complex = DeviceComplex<Real>;  // cufftDoubleComplex / cufftComplex
 
   // Resolves the subband transform for this shape and precision (and builds the fused one).
-  void choose_transform(const std::string& name);
+  void choose_transform(std::optional<SubbandTransform> asked);
   void allocate_and_plan(ScratchMode scratch);
   // Points the transient arrays into scratch_'s region and the plans at its work area.
   void place_scratch();
@@ -139,7 +142,7 @@ class AppearanceStageCuda {
 
   BlockGrid grid_;
   std::shared_ptr<const LogGaborBankCuda<Real>> bank_;
-  const VariantRow<A5Launches>* variant_ = nullptr;  // a row of a5_variants()
+  const A5Row* variant_ = nullptr;  // the row it was given
   SubbandTransform transform_ = SubbandTransform::Cufft;
   std::unique_ptr<SubbandFftCuda<Real>> fused_;      // set when transform_ is Fused
   int half_width_ = 0;                               // N/2 + 1

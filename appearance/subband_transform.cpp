@@ -84,14 +84,13 @@ bool fused_subband_transform_is_faster(int width, int height, bool double_precis
          shared_bytes(width, kRowLines, false) <= kFastSharedBytes;
 }
 
-SubbandTransform resolve_subband_transform(const std::string& name, int width, int height,
-                                           bool double_precision) {
-  const SubbandTransform asked = subband_transforms().find(name).launch;
-  if (name.empty())
+SubbandTransform resolve_subband_transform(std::optional<SubbandTransform> asked, int width,
+                                           int height, bool double_precision) {
+  if (!asked)
     return fused_subband_transform_is_faster(width, height, double_precision)
                ? SubbandTransform::Fused
                : SubbandTransform::Cufft;
-  if (asked == SubbandTransform::Cufft) return asked;
+  if (*asked == SubbandTransform::Cufft) return *asked;
   if (fused_subband_transform_supports(width, height, double_precision))
     return SubbandTransform::Fused;
   throw InvalidArgument("the fused subband transform cannot run " + std::to_string(width) + "x" +

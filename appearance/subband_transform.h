@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,11 +44,11 @@ bool fused_subband_transform_supports(int width, int height, bool double_precisi
 // in batches at 512x384 and 512x512 and 1.15x at 1920x1080 (0.91x at 1080x800).
 bool fused_subband_transform_is_faster(int width, int height, bool double_precision);
 
-// The transform a stage of this shape runs for the user's name: "" picks fused where
-// fused_subband_transform_is_faster, else cufft; "cufft" always; "fused" where supported, else InvalidArgument saying why. Unknown
-// names throw InvalidArgument (the registry's message).
-SubbandTransform resolve_subband_transform(const std::string& name, int width, int height,
-                                           bool double_precision);
+// The transform a stage of this shape runs for the user's pick (a row's transform, the name
+// already resolved at the front door): none picks fused where fused_subband_transform_is_faster,
+// else cufft; cufft always; fused where supported, else InvalidArgument saying why.
+SubbandTransform resolve_subband_transform(std::optional<SubbandTransform> asked, int width,
+                                           int height, bool double_precision);
 
 const char* subband_transform_name(SubbandTransform t);
 

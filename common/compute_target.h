@@ -7,8 +7,8 @@
 
 namespace mad {
 
-// Auto: chosen once where a run starts (mad/backend_choice.h; kernels::resolve_backend for
-// `mad kernel`).
+// Auto: chosen once where a run starts, by mad/backend_choice.h's choose_backend (every command,
+// `mad kernel` and `mad bench` included).
 enum class Backend { Auto, Cpu, Cuda };
 // The CUDA path's arithmetic: Double is the faithful mode, Float the fast one. The CPU path is
 // always double.

@@ -77,6 +77,7 @@ class VariantNames {
   // Every row in table order, the default flagged.
   const std::vector<VariantInfo>& infos() const { return infos_; }
   const std::string& default_name() const { return infos_[default_index_].name; }
+  std::size_t default_index() const { return default_index_; }
 
   // Index of the row called `name`; "" selects the default. Throws InvalidArgument for any
   // other name, listing the registered ones.
@@ -127,6 +128,7 @@ class VariantRegistry : public VariantNames {
       : VariantNames(std::move(family), describe(rows), default_name), rows_(std::move(rows)) {}
 
   const std::vector<Row>& rows() const { return rows_; }
+  const Row& default_row() const { return rows_[default_index()]; }
   // The row called `name`; "" selects the default. Unknown names throw InvalidArgument.
   const Row& find(const std::string& name) const { return rows_[index_of(name)]; }
 

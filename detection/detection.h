@@ -62,6 +62,8 @@ using BlockStatsLaunches = PerPrecision<BlockStatsLaunch>;
 // The block-statistics variant registry (`--det-variant`), one row per variant for both
 // precisions. Listed and validated in every build; launchable with the CUDA backend.
 const VariantRegistry<gpu::BlockStatsLaunches>& detection_stats_variants();
+// One row of it: what the GPU stage is given (never a name: the front door picked the row).
+using BlockStatsRow = VariantRow<gpu::BlockStatsLaunches>;
 
 // d_detect (unscaled, spec §3.8) from the device's Σ η² over the crop: sqrt(sum / (M-33)(N-33)).
 double d_detect_from_sum_sq(double sum_sq, int width, int height);

@@ -50,14 +50,14 @@ TransientLayout transient_layout(std::size_t pixels, std::size_t half_bins, std:
 
 template <class Real>
 DetectionStageCuda<Real>::DetectionStageCuda(int width, int height, cudaStream_t stream,
-                                             const std::string& stats_variant, ScratchMode scratch)
+                                             const BlockStatsRow& stats, ScratchMode scratch)
     : width_(width),
       height_(height),
       grid_(checked_grid(width, height)),
       pixels_(static_cast<std::size_t>(width) * height),
       half_bins_(static_cast<std::size_t>(width / 2 + 1) * height),
       partial_count_(gpu::map_reduce_partial_count(width, height)),
-      variant_(&detection_stats_variants().find(stats_variant)),
+      variant_(&stats),
       table_(256),
       csf_half_(half_bins_),
       csf_ref_(pixels_),

@@ -43,11 +43,12 @@ class DetectionStageCuda {
 
   // Builds the cuFFT plans (one r2c, one c2r, height x width), C_s on the device (enqueued on
   // `stream`: later calls must be on the same stream or ordered after it) and, with
-  // ScratchMode::Own, all scratch. stats_variant: a detection_stats_variants() name, empty for
-  // the default. Throws InvalidArgument for images smaller than 34x34 or an unknown variant,
-  // GpuError for CUDA/cuFFT failures.
+  // ScratchMode::Own, all scratch. stats: the block-statistics row to run
+  // (detection/detection.h; it must outlive the stage), taken as given: names were resolved at
+  // the front door. Throws InvalidArgument for images smaller than 34x34, GpuError for CUDA/cuFFT failures.
   DetectionStageCuda(int width, int height, cudaStream_t stream,
-                     const std::string& stats_variant = "", ScratchMode scratch = ScratchMode::Own);
+                     const BlockStatsRow& stats = detection_stats_variants().default_row(),
+                     ScratchMode scratch = ScratchMode::Own);
   DetectionStageCuda(const DetectionStageCuda&) = delete;
   DetectionStageCuda& operator=(const DetectionStageCuda&) = delete;
 
@@ -103,7 +104,7 @@ class DetectionStageCuda {
   int width_, height_;
   BlockGrid grid_;
   std::size_t pixels_, half_bins_, partial_count_;
-  const VariantRow<gpu::BlockStatsLaunches>* variant_;  // a row of detection_stats_variants()
+  const BlockStatsRow* variant_;  // the row it was given
   cuda::FftPlan forward_, inverse_;
   // Owned: the shape's constants and what the reference side keeps between calls.
   cuda::DeviceBuffer<Real> table_;     // luminance table, 256 entries

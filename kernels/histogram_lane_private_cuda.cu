@@ -246,23 +246,23 @@ __global__ void __launch_bounds__(kCtaThreads)
       }
     };
     Cursor k = start(threadIdx.x);
+    // The thread's next kUnroll chunks (zeros, not ok, past the band), k moved past them. One
+    // group is loaded while the previous one is counted.
+    const auto load = [&](uint4(&v)[kUnroll], bool(&ok)[kUnroll]) {
+#pragma unroll
+      for (int u = 0; u < kUnroll; ++u) {
+        ok[u] = k.row < row_end;
+        v[u] = ok[u] ? __ldg(k.p) : make_uint4(0, 0, 0, 0);
+        advance(k);
+      }
+    };
     uint4 cur[kUnroll];
     bool cur_ok[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      cur_ok[u] = k.row < row_end;
-      cur[u] = cur_ok[u] ? __ldg(k.p) : make_uint4(0, 0, 0, 0);
-      advance(k);
-    }
+    load(cur, cur_ok);
     while (cur_ok[0]) {
       uint4 nxt[kUnroll];
       bool nxt_ok[kUnroll];
-#pragma unroll
-      for (int u = 0; u < kUnroll; ++u) {
-        nxt_ok[u] = k.row < row_end;
-        nxt[u] = nxt_ok[u] ? __ldg(k.p) : make_uint4(0, 0, 0, 0);
-        advance(k);
-      }
+      load(nxt, nxt_ok);
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u)
         if (cur_ok[u]) count_chunk(hl, cur[u]);

@@ -35,10 +35,10 @@ ChainOutput run_chain_cuda(const std::vector<KernelKind>& chain, const RawImage8
   validate_raw_image(input);
   if (chain.empty()) throw InvalidArgument("kernel chain: no kernel");
   // Every variant is looked up (unknown names refused) before the device is touched.
-  const auto& gray_row = gray_variants().find("");
-  const auto& smooth_row = smooth_variants(params.border).find("");
-  const auto& nick_row = nick_variants().find("");
-  const auto& histogram_row = histogram_variants().find("");
+  const auto& gray_row = gray_variants().default_row();
+  const auto& smooth_row = smooth_variants(params.border).default_row();
+  const auto& nick_row = nick_variants().default_row();
+  const auto& histogram_row = histogram_variants().default_row();
   require_device("kernel chain");
 
   ChainOutput out;

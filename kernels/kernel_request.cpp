@@ -10,9 +10,10 @@
 
 namespace mad::kernels {
 
-Backend resolve_backend(Backend backend) {
-  if (backend != Backend::Auto) return backend;
-  return gpu_device_available() ? Backend::Cuda : Backend::Cpu;
+Backend requested_backend(const KernelRequest& request) {
+  if (request.backend == Backend::Auto && !request.variant.empty())
+    return Backend::Cuda;
+  return request.backend;
 }
 
 bool produces_image(KernelKind kind) {
@@ -148,7 +149,7 @@ KernelOutcome start_outcome(const KernelRequest& request, const RawImage8& image
 // its kernels run one at a time), on CUDA with the image kept on the device.
 KernelOutcome run_chain(const KernelRequest& request, const RawImage8& image) {
   KernelOutcome out = start_outcome(request, image);
-  out.backend = resolve_backend(request.backend);
+  out.backend = request.backend;
   const auto start = std::chrono::steady_clock::now();
   if (out.backend == Backend::Cuda) {
     ChainOutput c = run_chain_cuda(request.chain, image, {request.nick, request.border});
@@ -180,6 +181,8 @@ KernelOutcome run_chain(const KernelRequest& request, const RawImage8& image) {
 }  // namespace
 
 KernelOutcome run_kernel(const KernelRequest& request, const RawImage8& image) {
+  if (request.backend == Backend::Auto)
+    throw Error("run_kernel: the backend must be chosen before the run (choose_backend)");
   return request.chain.size() > 1 ? run_chain(request, image) : run_single(request, image);
 }
 
@@ -187,10 +190,7 @@ namespace {
 
 KernelOutcome run_single(const KernelRequest& request, const RawImage8& image) {
   KernelOutcome out = start_outcome(request, image);
-  // An explicit variant is a request for the GPU, even under --backend auto.
-  out.backend = request.backend == Backend::Auto && !request.variant.empty()
-                    ? Backend::Cuda
-                    : resolve_backend(request.backend);
+  out.backend = request.backend;
   const bool cuda = out.backend == Backend::Cuda;
   out.variant = "cpu";
   if (cuda) out.variant = variant_names(request).resolve(request.variant);

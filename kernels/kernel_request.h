@@ -17,9 +17,6 @@
 
 namespace mad::kernels {
 
-// Backend and its names: common/compute_target.h. Auto becomes Cuda when the CUDA backend is compiled and a device is usable, else Cpu.
-Backend resolve_backend(Backend backend);
-
 // What the command line said, before any validation.
 struct KernelArgs {
   std::string kernel;  // gray | darken | histogram | smooth | nick, or a chain "gray,smooth,nick"
@@ -37,7 +34,10 @@ struct KernelRequest {
   KernelKind kind = KernelKind::Gray;               // the last kernel of `chain`
   std::vector<KernelKind> chain{KernelKind::Gray};  // one kernel, or a chain (kernel_chain.h)
   std::string input, output, variant;
-  Backend backend = Backend::Auto;  // as asked; run_kernel resolves Auto
+  // As asked (common/compute_target.h). run_kernel takes it resolved: the command's front door
+  // replaces it by choose_backend(requested_backend(request)) (mad/backend_choice.h), the one
+  // place a run's backend is chosen.
+  Backend backend = Backend::Auto;
   NickParams nick;
   SmoothBorder border = SmoothBorder::Clip;
   // The format `output`'s extension names: image_format for image kernels (written with
@@ -45,6 +45,10 @@ struct KernelRequest {
   ImageFileFormat image_format = ImageFileFormat::kPng;
   HistogramFormat histogram_format = HistogramFormat::Text;
 };
+
+// The backend `request` asks for: its --backend, except that a named --variant asks for the
+// GPU under auto (a variant is a CUDA kernel). Cpu, Cuda or Auto; nothing is chosen here.
+Backend requested_backend(const KernelRequest& request);
 
 // True for the kernels whose result is an image (all but the histogram).
 bool produces_image(KernelKind kind);
@@ -72,7 +76,8 @@ void validate_raw_image(const RawImage8& image);
 // Drops the alpha channel of a 2- or 4-channel image; other images are returned unchanged.
 RawImage8 drop_alpha(const RawImage8& image);
 
-// Runs the request on a decoded image. Input rules: gray/darken need RGB or RGBA (a gray
+// Runs the request on a decoded image, on request.backend, which must be resolved (Cpu or Cuda;
+// Auto throws Error: choosing is the front door's). Input rules: gray/darken need RGB or RGBA (a gray
 // image is an InputError); histogram and nick take gray, or the MATLAB gray of RGB(A);
 // smoothing works per channel; alpha is dropped with a note. Nick's window must fit. A chain
 // runs its kernels in order, each on the previous one's output: on the CPU the references one

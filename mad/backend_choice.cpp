@@ -46,10 +46,6 @@ BackendChoice choose_backend(Backend requested) {
   return c;
 }
 
-Backend resolve_backend(Backend requested) {
-  return choose_backend(requested).backend;
-}
-
 double estimated_cpu_seconds(int width, int height, int threads) {
   constexpr double kSecondsPerPixel = 1.2e-6;  // one thread (H100 host: 309 ms for 512x512)
   constexpr double kGainPerThread = 0.29;      // 16 threads: 57 ms, a 5.4x speed-up

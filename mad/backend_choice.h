@@ -40,8 +40,6 @@ struct BackendChoice {
 // GpuError when CUDA is requested but unavailable. A run calls it once, where its command
 // starts, and passes the choice down.
 BackendChoice choose_backend(Backend requested);
-// choose_backend's backend alone.
-Backend resolve_backend(Backend requested);
 // How many times choose_backend has run in this process (tests hold the once-a-run rule).
 std::size_t backend_choices_made();
 

@@ -4,8 +4,10 @@
 // read; below that the row travels, and results record its registered name.
 #pragma once
 
+#include <optional>
 #include <string>
 
+#include "appearance/subband_transform.h"
 #include "common/variant_registry.h"
 #include "mad/options.h"
 
@@ -22,6 +24,17 @@ const VariantNames& variant_registry(VariantFamily family);
 // The row a user-given name selects ("" picks the default). Unknown names throw InvalidArgument
 // listing the registered ones (in every build: the registries are CUDA-free).
 VariantPick pick_variant(VariantFamily family, const std::string& name);
+// The row `pick` selects in `registry` (its default row for VariantPick::kDefault): by index,
+// never by name, so what travels below the front door is the row itself.
+template <class Launch>
+const VariantRow<Launch>& picked_row(const VariantRegistry<Launch>& registry, VariantPick pick) {
+  return pick.is_default() ? registry.default_row()
+                           : registry.rows().at(static_cast<std::size_t>(pick.row));
+}
+// The subband transform `pick` asks for; none for the default pick, which leaves the choice to
+// the stage (the shape and precision decide, appearance/subband_transform.h).
+std::optional<appearance::SubbandTransform> picked_subband_transform(VariantPick pick);
+
 // The registered name of `pick` (the default row's for VariantPick::kDefault), so that results
 // files record what ran, not how it was spelled.
 const std::string& variant_name(VariantFamily family, VariantPick pick);

@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/gpu_info.h"
 #include "common/text_file.h"
+#include "mad/backend_choice.h"
 #include "tools/bench/report.h"
 #include "tools/bench/runners.h"
 #include "tools/cli_bench_study.h"
@@ -110,7 +111,7 @@ int run_bench_command(const CLI::App& cmd, const BenchCliState& st) {
     throw InvalidArgument("--precision must be double, float or both");
   if (st.format != "table" && st.format != "csv" && st.format != "json")
     throw InvalidArgument("--format must be table, csv or json");
-  config.gpu = gpu_backend_compiled() && gpu_device_available();
+  config.gpu = choose_backend(Backend::Auto).backend == Backend::Cuda;  // the one chooser
   if (given(cmd, "--precision")) refuse_idle_precision(config);
   require_writable_reports(st);
   if (!config.gpu)

@@ -6,8 +6,8 @@
 #include <iostream>
 
 #include "common/error.h"
-#include "common/gpu_info.h"
 #include "common/text_file.h"
+#include "mad/backend_choice.h"
 #include "common/time_text.h"
 #include "tools/bench/runners.h"
 #include "tools/bench/study.h"
@@ -57,7 +57,7 @@ int run_study_command(const CLI::App& bench, const StudyCliArgs& args) {
   require_writable(args.html, "--html");  // before the studies' minutes, not after them
   bench::StudyConfig config;
   config.quick = args.quick;
-  config.gpu = gpu_backend_compiled() && gpu_device_available();
+  config.gpu = choose_backend(Backend::Auto).backend == Backend::Cuda;  // the one chooser
   config.progress = [](const std::string& line) {
     std::fprintf(stderr, "mad bench: %s\n", line.c_str());
   };

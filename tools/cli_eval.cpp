@@ -212,12 +212,11 @@ Subcommand add_eval_command(CLI::App& root) {
                   "--manifest of clip pairs, scored by mad video)")
       ->capture_default_str()
       ->group("Dataset");
-  cmd->add_option("--manifest", a->manifest,
+  add_file_option(*cmd, "--manifest", a->manifest,
                   "CSV manifest (ref,dist,score[,type,level]; paths in it relative to its own "
                   "folder) for --dataset csv, "
-                  "or CSIQ's DMOS sheet exported as CSV (image,dst_type,dst_lev,dmos)")
-      ->group("Dataset")
-      ->type_name("FILE");
+                  "or CSIQ's DMOS sheet exported as CSV (image,dst_type,dst_lev,dmos)",
+                  "Dataset");
   cmd->add_option("--figure", a->figure,
                   "--dataset video: the clip pair's figure correlated with the scores: stmad "
                   "(default), smad, tmad, mad_mean, mad_min, mad_max, mad_harmonic_mean, "
@@ -230,12 +229,11 @@ Subcommand add_eval_command(CLI::App& root) {
   cmd->add_flag("--lower-is-better", a->lower_better,
                 "Manifest scores are DMOS-like (higher = worse quality)")
       ->group("Dataset");
-  cmd->add_option("-o,--out", a->out,
+  add_file_option(*cmd, "-o,--out", a->out,
                   "Results CSV, one flushed row per pair (default: "
                   "results_<layout>_<folder>_<hash>.csv here, one file per dataset), and "
-                  "FILE.settings beside it (the settings that change a score, for --resume)")
-      ->type_name("FILE")
-      ->group("Output");
+                  "FILE.settings beside it (the settings that change a score, for --resume)",
+                  "Output");
   cmd->add_flag("--resume", a->resume,
                 "Skip the pairs already scored in --out (failed ones are retried)")
       ->group("Output");
@@ -249,18 +247,16 @@ Subcommand add_eval_command(CLI::App& root) {
                 "Replace an existing --out and the files beside --html instead of refusing "
                 "(with --make-synthetic: write into a folder that is not empty)")
       ->group("Output");
-  cmd->add_option("--json", a->json,
-                  "Write the summary (statistics, settings, timing, missing images) as JSON")
-      ->group("Output")
-      ->type_name("FILE");
-  cmd->add_option(
-      "--html", a->html,
+  add_file_option(*cmd, "--json", a->json,
+                  "Write the summary (statistics, settings, timing, missing images) as JSON",
+                  "Output");
+  add_file_option(
+      *cmd, "--html", a->html,
       "Write a self-contained HTML report (scatter with the fitted curve, per-type table), "
       "and beside it, X being FILE without its extension, X.figure.svg (the figure), "
       "X.types.csv and X.types.tex (the table); existing ones are refused without --force "
-      "or --resume")
-      ->group("Output")
-      ->type_name("FILE");
+      "or --resume",
+      "Output");
   cmd->add_flag("-q,--quiet", a->quiet,
                 "No progress bar or notes on stderr (the report still prints)")
       ->group("Output");

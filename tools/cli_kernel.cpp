@@ -16,6 +16,7 @@
 #include "common/text_file.h"
 #include "kernels/kernel_format.h"
 #include "kernels/kernel_request.h"
+#include "mad/backend_choice.h"
 #include "tools/cli_commands.h"
 #include "tools/cli_options.h"
 
@@ -36,7 +37,10 @@ int run_kernel_command(const KernelCliState& state) {
     std::cout << kernels::format_variant_listing();
     return kExitOk;
   }
-  const kernels::KernelRequest request = kernels::make_kernel_request(state.args);
+  kernels::KernelRequest request = kernels::make_kernel_request(state.args);
+  // The run's one choice of a backend, as mad score's (a GpuError when CUDA is asked for and
+  // absent).
+  request.backend = choose_backend(kernels::requested_backend(request)).backend;
   const RawImage8 input = load_raw_image8(request.input);
   const kernels::KernelOutcome out = kernels::run_kernel(request, input);
   for (const std::string& note : out.notes)

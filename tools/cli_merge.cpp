@@ -88,7 +88,9 @@ Subcommand add_merge_command(CLI::App& root) {
       "Join the --out files of mad score --pairs LIST --shard I/N (in list order) or of "
       "mad eval DIR --shard I/N (in dataset order, with the statistics) into one");
   cmd->add_option("OUT", args->out,
-                  "The merged results file, and OUT.settings beside it (the shards' settings)")->required()->type_name("FILE");
+                  "The merged results file, and OUT.settings beside it (the shards' settings)")
+      ->required()
+      ->type_name("FILE");
   cmd->add_option("SHARD_FILES", args->shards, "The N shard files, in any order")
       ->required()
       ->type_name("FILE");
@@ -97,16 +99,14 @@ Subcommand add_merge_command(CLI::App& root) {
   cmd->add_flag("-q,--quiet", args->quiet,
                 "No summary or notes on stderr (eval: the report "
                 "still prints)");
-  cmd->add_option("--json", args->json, "Eval shards: write the summary as JSON")
-      ->type_name("FILE")
-      ->group("Statistics (eval shards)");
-  cmd->add_option("--html", args->html,
+  const std::string statistics = "Statistics (eval shards)";
+  add_file_option(*cmd, "--json", args->json, "Eval shards: write the summary as JSON", statistics);
+  add_file_option(*cmd, "--html", args->html,
                   "Eval shards: write the HTML report, and beside it, X being FILE without "
                   "its extension, X.figure.svg (the figure), X.types.csv and X.types.tex (the "
-                  "table); existing ones are refused without --force")
-      ->type_name("FILE")
-      ->group("Statistics (eval shards)");
-  add_statistics_options(*cmd, args->resamples, args->seed, "Statistics (eval shards)");
+                  "table); existing ones are refused without --force",
+                  statistics);
+  add_statistics_options(*cmd, args->resamples, args->seed, statistics);
   return {cmd, [args, cmd] { return run_merge(*cmd, *args); }};
 }
 

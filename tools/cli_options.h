@@ -35,6 +35,14 @@ void add_scoring_options(CLI::App& cmd, unsigned command = kScoreCommand);
 void add_run_option(CLI::App& cmd, const std::string& name, int& into);
 // The table's options given on `cmd`, with their text, in table order.
 GivenOptions given_scoring_options(const CLI::App& cmd);
+// An option whose value is a file's path, shown as FILE in help group `group` (never empty:
+// CLI11 hides the options of the empty group).
+template <class T>
+CLI::Option* add_file_option(CLI::App& cmd, const std::string& name, T& into,
+                             const std::string& help, const std::string& group) {
+  return cmd.add_option(name, into, help)->type_name("FILE")->group(group);
+}
+
 // --bootstrap N and --seed S of the statistics (`mad eval`, `mad merge` of eval shards), in
 // option group `group`, their defaults those of `resamples` and `seed` as passed.
 void add_statistics_options(CLI::App& cmd, int& resamples, std::uint64_t& seed,

@@ -3,6 +3,7 @@
 // factory of gpu::PairSlot<Real> of the precision chosen at construction.
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/error.h"
@@ -27,16 +28,22 @@ constexpr int kSlotsPerShape = 4;
 // Each holds pinned host staging and cuFFT plans besides its device memory.
 constexpr std::size_t kMaxShapes = 3;
 
+// The rows a slot's stages run, as the front door picked them.
+struct VariantRows {
+  const appearance::A5Row* a5;
+  const detection::BlockStatsRow* det;
+  std::optional<appearance::SubbandTransform> transform;  // none: the shape's default
+};
+
 // One GPU pair slot as the scheduler sees it.
 template <class Real>
 class CudaSlot final : public PairSlotHandle {
  public:
   // `bank`: a sibling's, or null for a shape's first slot, which builds the bank and counts it.
-  CudaSlot(int width, int height, const std::string& a5, const std::string& det,
-           std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank,
-           const std::string& subband_transform)
+  CudaSlot(int width, int height, const VariantRows& rows,
+           std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank)
       : counts_bank_(bank == nullptr),
-        slot_(width, height, a5, det, std::move(bank), subband_transform) {
+        slot_(width, height, *rows.a5, *rows.det, std::move(bank), rows.transform) {
     slot_.synchronize();  // the bank and the CSF are complete before another slot shares them
   }
   // The slot's pinned staging and device buffers are freed only once its stream has finished
@@ -66,16 +73,14 @@ class CudaSlot final : public PairSlotHandle {
 template <class Real>
 class CudaSlotFactory final : public SlotFactory {
  public:
-  // The variants arrive as registry rows, picked at the front door (mad/variants.h): the slots
-  // take their registered names ("" for the subband transform's per-shape default).
+  // The variants arrive as registry rows, picked at the front door (mad/variants.h), and the
+  // slots are given the rows themselves: nothing below looks a name up.
   CudaSlotFactory(const ScoreOptions& options, GpuMemoryBudget budget)
       : precision_(options.precision),
-        a5_name_(variant_name(VariantFamily::A5, options.a5_variant)),
-        det_name_(variant_name(VariantFamily::Detection, options.det_variant)),
-        transform_name_(options.subband_transform.is_default()
-                            ? std::string()
-                            : variant_name(VariantFamily::SubbandTransform,
-                                           options.subband_transform)),
+        rows_{&picked_row(appearance::a5_variants(), options.a5_variant),
+              &picked_row(detection::detection_stats_variants(), options.det_variant),
+              picked_subband_transform(options.subband_transform)},
+        a5_name_(rows_.a5->name),
         budget_(budget) {}
   Backend kind() const override { return Backend::Cuda; }
   const std::string& a5_variant() const override { return a5_name_; }
@@ -89,13 +94,13 @@ class CudaSlotFactory final : public SlotFactory {
   std::unique_ptr<PairSlotHandle> make(int width, int height,
                                        const PairSlotHandle* sibling) override {
     auto bank = sibling ? static_cast<const CudaSlot<Real>*>(sibling)->slot().bank() : nullptr;
-    return std::make_unique<CudaSlot<Real>>(width, height, a5_name_, det_name_, std::move(bank),
-                                            transform_name_);
+    return std::make_unique<CudaSlot<Real>>(width, height, rows_, std::move(bank));
   }
 
  private:
   Precision precision_;
-  std::string a5_name_, det_name_, transform_name_;
+  VariantRows rows_;
+  std::string a5_name_;
   GpuMemoryBudget budget_;
 };
 

@@ -45,19 +45,19 @@ Image<double> to_image(const Real* plane, int width, int height) {
 }  // namespace
 
 template <class Real>
-PairSlot<Real>::PairSlot(int width, int height, const std::string& a5_variant,
-                         const std::string& det_variant,
+PairSlot<Real>::PairSlot(int width, int height, const appearance::A5Row& a5,
+                         const detection::BlockStatsRow& det,
                          std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank,
-                         const std::string& subband_transform)
+                         std::optional<appearance::SubbandTransform> subband_transform)
     : width_(width),
       height_(height),
       pixels_(static_cast<std::size_t>(width) * height),
       stream_(),
-      detection_(width, height, stream_.get(), det_variant, ScratchMode::Lent),
+      detection_(width, height, stream_.get(), det, ScratchMode::Lent),
       appearance_(bank ? std::move(bank)
                        : std::make_shared<const appearance::LogGaborBankCuda<Real>>(width, height,
                                                                                     stream_.get()),
-                  a5_variant, ScratchMode::Lent, subband_transform),
+                  a5, ScratchMode::Lent, subband_transform),
       host_u8_(2 * pixels_),
       dev_u8_(2 * pixels_),
       dev_images_(2 * pixels_),
@@ -198,7 +198,7 @@ void PairSlot<Real>::widen_in(int role, Form form, Real* target, cudaStream_t s)
         kernels::interleaved_rgb(ImageView<const std::uint8_t>(dev_rgb_.get() + role * 4 * pixels_,
                                                                width_ * channels, height_),
                                  channels);
-    kernels::gray_variants().find("").launch(
+    kernels::gray_variants().default_row().launch(
         view, kernels::GrayWeighting::Matlab,
         ImageView<std::uint8_t>(dev_u8_.get() + offset, width_, height_), s);
   }

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,9 +39,11 @@ class PairSlot {
  public:
   // Builds the stages on the slot's own stream. `bank`: a complete log-Gabor bank of this
   // shape to share (null: this slot builds its own; call synchronize() before sharing it).
-  PairSlot(int width, int height, const std::string& a5_variant, const std::string& det_variant,
+  // The variants come as the rows the front door picked (mad/variants.h): nothing is looked up.
+  PairSlot(int width, int height, const appearance::A5Row& a5,
+           const detection::BlockStatsRow& det,
            std::shared_ptr<const appearance::LogGaborBankCuda<Real>> bank,
-           const std::string& subband_transform = "");
+           std::optional<appearance::SubbandTransform> subband_transform = std::nullopt);
   void synchronize() const { stream_.synchronize(); }
 
   int width() const { return width_; }

@@ -123,8 +123,6 @@ TEST(AppearanceStageCuda, RejectsBadUse) {
   MAD_REQUIRE_GPU();
   cuda::Stream stream;
   EXPECT_THROW(AppearanceStageCuda<double>(33, 64, stream.get()), InvalidArgument);
-  EXPECT_THROW(AppearanceStageCuda<double>(64, 64, stream.get(), "a5-nonexistent"),
-               InvalidArgument);
   AppearanceStageCuda<double> stage(64, 64, stream.get());
   cuda::DeviceBuffer<double> img(64 * 64), sum(1);
   EXPECT_FALSE(stage.has_reference());

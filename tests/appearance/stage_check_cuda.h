@@ -77,9 +77,9 @@ GpuOut<Real> run_distorted(AppearanceStageCuda<Real>& stage, const Image<double>
 
 template <class Real>
 GpuOut<Real> gpu_appear(const Image<double>& ref, const Image<double>& dst,
-                        const std::string& variant = "") {
+                        const A5Row& a5 = a5_variants().default_row()) {
   cuda::Stream stream;
-  AppearanceStageCuda<Real> stage(ref.width(), ref.height(), stream.get(), variant);
+  AppearanceStageCuda<Real> stage(ref.width(), ref.height(), stream.get(), a5);
   const auto d_ref = gpu_test::upload<Real>(ref.cview(), stream.get());
   stage.prepare_reference(d_ref.get(), stream.get());
   return run_distorted(stage, dst, stream.get());
@@ -96,7 +96,7 @@ template <class Real>
 void check_against_cpu(const Pair& p, const std::string& variant = "") {
   const bool is_double = sizeof(Real) == sizeof(double);
   const AppearanceResult want = appear_cpu(p.ref.cview(), p.dst.cview(), true);
-  const GpuOut<Real> got = gpu_appear<Real>(p.ref, p.dst, variant);
+  const GpuOut<Real> got = gpu_appear<Real>(p.ref, p.dst, a5_variants().find(variant));
   const std::string what = p.label + " " + std::to_string(p.ref.width()) + "x" +
                            std::to_string(p.ref.height()) + " " +
                            (variant.empty() ? "default" : variant);

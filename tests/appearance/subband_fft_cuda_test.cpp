@@ -107,7 +107,9 @@ template <class Real>
 double stage_gap(const Pair& p, const std::string& transform) {
   const AppearanceResult want = appear_cpu(p.ref.cview(), p.dst.cview(), true);
   cuda::Stream stream;
-  AppearanceStageCuda<Real> stage(p.ref.width(), p.ref.height(), stream.get(), "", transform);
+  AppearanceStageCuda<Real> stage(p.ref.width(), p.ref.height(), stream.get(),
+                                  a5_variants().default_row(),
+                                  subband_transforms().find(transform).launch);
   EXPECT_EQ(subband_transform_name(stage.subband_transform()), transform);
   const auto d_ref = test::upload<Real>(p.ref.cview(), stream.get());
   stage.prepare_reference(d_ref.get(), stream.get());
@@ -142,7 +144,9 @@ TEST(SubbandFftCuda, RefusesShapesItCannotRun) {
   MAD_REQUIRE_GPU();
   EXPECT_THROW(SubbandFftCuda<double>(34, 34), InvalidArgument);
   cuda::Stream stream;
-  EXPECT_THROW(AppearanceStageCuda<double>(257, 333, stream.get(), "", "fused"), InvalidArgument);
+  EXPECT_THROW(AppearanceStageCuda<double>(257, 333, stream.get(), a5_variants().default_row(),
+                                           SubbandTransform::Fused),
+               InvalidArgument);
   const AppearanceStageCuda<double> fallback(257, 333, stream.get());
   EXPECT_EQ(fallback.subband_transform(), SubbandTransform::Cufft);
 }

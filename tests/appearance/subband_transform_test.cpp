@@ -54,18 +54,17 @@ TEST(SubbandTransform, LinesGetNOver8ThreadsAndCtasStayWithin1024) {
 
 TEST(SubbandTransform, ResolveFallsBackOnlyWhenNotAsked) {
   // The default: fused in float while its CTAs are small, else cufft (measured).
-  EXPECT_EQ(resolve_subband_transform("", 512, 512, false), SubbandTransform::Fused);
-  EXPECT_EQ(resolve_subband_transform("", 36, 40, false), SubbandTransform::Fused);
-  EXPECT_EQ(resolve_subband_transform("", 34, 34, false), SubbandTransform::Cufft);  // 17
-  EXPECT_EQ(resolve_subband_transform("", 1920, 1080, false), SubbandTransform::Fused);
-  EXPECT_EQ(resolve_subband_transform("", 3840, 2160, false), SubbandTransform::Cufft);
-  EXPECT_EQ(resolve_subband_transform("", 512, 512, true), SubbandTransform::Cufft);
-  EXPECT_EQ(resolve_subband_transform("fused", 512, 512, true), SubbandTransform::Fused);
-  EXPECT_EQ(resolve_subband_transform("", 34, 34, true), SubbandTransform::Cufft);
-  EXPECT_EQ(resolve_subband_transform("cufft", 512, 512, false), SubbandTransform::Cufft);
-  EXPECT_EQ(resolve_subband_transform("fused", 512, 384, false), SubbandTransform::Fused);
-  EXPECT_THROW(resolve_subband_transform("fused", 257, 333, true), InvalidArgument);
-  EXPECT_THROW(resolve_subband_transform("vkfft", 512, 512, true), InvalidArgument);
+  EXPECT_EQ(resolve_subband_transform(std::nullopt, 512, 512, false), SubbandTransform::Fused);
+  EXPECT_EQ(resolve_subband_transform(std::nullopt, 36, 40, false), SubbandTransform::Fused);
+  EXPECT_EQ(resolve_subband_transform(std::nullopt, 34, 34, false), SubbandTransform::Cufft);  // 17
+  EXPECT_EQ(resolve_subband_transform(std::nullopt, 1920, 1080, false), SubbandTransform::Fused);
+  EXPECT_EQ(resolve_subband_transform(std::nullopt, 3840, 2160, false), SubbandTransform::Cufft);
+  EXPECT_EQ(resolve_subband_transform(std::nullopt, 512, 512, true), SubbandTransform::Cufft);
+  EXPECT_EQ(resolve_subband_transform(SubbandTransform::Fused, 512, 512, true), SubbandTransform::Fused);
+  EXPECT_EQ(resolve_subband_transform(std::nullopt, 34, 34, true), SubbandTransform::Cufft);
+  EXPECT_EQ(resolve_subband_transform(SubbandTransform::Cufft, 512, 512, false), SubbandTransform::Cufft);
+  EXPECT_EQ(resolve_subband_transform(SubbandTransform::Fused, 512, 384, false), SubbandTransform::Fused);
+  EXPECT_THROW(resolve_subband_transform(SubbandTransform::Fused, 257, 333, true), InvalidArgument);
   EXPECT_EQ(subband_transforms().default_name(), "cufft");
 }
 

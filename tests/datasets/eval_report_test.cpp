@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "datasets/eval_report.h"
 
@@ -58,14 +60,20 @@ TEST(IntervalWarning, EveryRenderingCarriesIt) {
   EXPECT_NE(html.find("class=\"warn\">Warning: 'blur'"), std::string::npos);
 }
 
+// A report of a run that scored `scored` pairs in `seconds` on `workers` workers.
+EvalReport timed_report(double seconds, int workers, std::size_t scored) {
+  EvalReport r = report_with(20, 20);
+  r.score_seconds = seconds;
+  r.settings.workers = workers;
+  r.counts.scored_now = scored;
+  return r;
+}
+
 TEST(DecodingBound, TheSummarySaysSoWithTheDecodersCeiling) {
   // Issue 26: 10,000 pairs in 2 s on one worker, which waited 1.6 s for decoding; 16 threads
   // decoded 10,081 images at 2 ms each (about 1.01 images a pair): the ceiling is
   // 16 / 2 ms x 10,000 / 10,081 = 7,936 pairs/s.
-  EvalReport r = report_with(20, 20);
-  r.score_seconds = 2.0;
-  r.settings.workers = 1;
-  r.counts.scored_now = 10000;
+  EvalReport r = timed_report(2.0, 1, 10000);
   r.decoded_images = 10081;
   r.decode_seconds = 10081 * 0.002;
   r.decode_threads = 16;
@@ -82,10 +90,7 @@ TEST(DecodingBound, TheSummarySaysSoWithTheDecodersCeiling) {
 TEST(WorkerTiming, TheSummaryGivesTheSteadyRateApartFromTheStart) {
   // Issue 26: two GPU workers, their first pairs back at 0.98 and 1.02 s, then 172.4 and 174.6
   // pairs/s: 347.0 pairs/s once running, whatever the run's one rate says.
-  EvalReport r = report_with(20, 20);
-  r.score_seconds = 2.6;
-  r.settings.workers = 2;
-  r.counts.scored_now = 640;
+  EvalReport r = timed_report(2.6, 2, 640);
   r.steady_from_pair = 32;
   r.worker_timing = {{320, 0.98, 2.58, 172.4}, {320, 1.02, 2.6, 174.6}};
   const std::string text = report_to_text(r);
@@ -193,14 +198,17 @@ EvalReport tiny_fit_report(const LogisticParams& beta) {
   return r;
 }
 
+// `warnings` holds one warning, and it says `part`.
+void expect_one_warning(const std::vector<std::string>& warnings, const std::string& part) {
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find(part), std::string::npos) << warnings[0];
+}
+
 TEST(FitWarning, FewerPairsThanFivePerParameterAreNamed) {
   EvalReport r = tiny_fit_report({0.0, 1.0, 0.0, -0.5, 5.5});  // a falling line: monotone
-  const auto w = fit_warnings(r);
-  ASSERT_EQ(w.size(), 1u);
-  EXPECT_NE(w[0].find("'all': PLCC and RMSE come from a 5-parameter logistic fitted to 6 pairs, "
-                      "fewer than 25"),
-            std::string::npos)
-      << w[0];
+  expect_one_warning(fit_warnings(r),
+                     "'all': PLCC and RMSE come from a 5-parameter logistic fitted to 6 pairs, "
+                     "fewer than 25");
   r.stats.overall.pairs = kFewestTrustedFitPairs;
   EXPECT_TRUE(fit_warnings(r).empty());
   r.stats.overall.pairs = 6;
@@ -212,12 +220,9 @@ TEST(FitWarning, ACurveThatTurnsBackOverTheDataIsNamed) {
   // q' = -0.5 + 12 s(1 - s): rises around x = 3.5, falls at the ends of 1 .. 6.
   EvalReport r = tiny_fit_report({4.0, 3.0, 3.5, -0.5, 3.0});
   r.stats.overall.pairs = 30;
-  const auto w = fit_warnings(r);
-  ASSERT_EQ(w.size(), 1u);
-  EXPECT_NE(w[0].find("'all': the fitted logistic rises and falls over the pairs' MAD 1.000 .. "
-                      "6.000 (not monotone)"),
-            std::string::npos)
-      << w[0];
+  expect_one_warning(fit_warnings(r),
+                     "'all': the fitted logistic rises and falls over the pairs' MAD 1.000 .. "
+                     "6.000 (not monotone)");
   r.points = {{5.0, 1.0, "r", ""}, {6.0, 1.0, "r", ""}};  // only its falling tail
   EXPECT_TRUE(fit_warnings(r).empty());
 }

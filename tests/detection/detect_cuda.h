@@ -29,7 +29,7 @@ inline void stage_pixels(ImageView<const double> view, cuda::PinnedBuffer<Real>&
 
 template <class Real>
 inline DetectionResult detect_with(ImageView<const double> ref, ImageView<const double> dst,
-                            bool uint8_luminance, bool want_map, const std::string& variant) {
+                            bool uint8_luminance, bool want_map, const BlockStatsRow& stats) {
   const int w = ref.width, h = ref.height;
   if (dst.width != w || dst.height != h)
     throw InvalidArgument("detect_cuda: reference " + std::to_string(w) + "x" + std::to_string(h) +
@@ -37,7 +37,7 @@ inline DetectionResult detect_with(ImageView<const double> ref, ImageView<const 
                           std::to_string(dst.height) + " differ in size");
   const std::size_t n = static_cast<std::size_t>(w) * h;
   cuda::Stream stream;
-  DetectionStageCuda<Real> stage(w, h, stream.get(), variant);  // checks the minimum size
+  DetectionStageCuda<Real> stage(w, h, stream.get(), stats);  // checks the minimum size
 
   cuda::PinnedBuffer<Real> host_ref(n), host_dst(n), host_map(want_map ? n : 0);
   cuda::PinnedBuffer<double> host_sum(1);
@@ -70,17 +70,24 @@ inline DetectionResult detect_with(ImageView<const double> ref, ImageView<const 
 
 }  // namespace detect_cuda_detail
 
-// ref, dst and the flags as detect_cpu's; `stats_variant`: a --det-variant name ("" = default).
-// Throws InvalidArgument for mismatched or too small images or an unknown variant, GpuError for
-// CUDA failures.
+// ref, dst and the flags as detect_cpu's; `stats`: the block-statistics row the stage runs.
+// Throws InvalidArgument for mismatched or too small images, GpuError for CUDA failures.
+inline DetectionResult detect_cuda(ImageView<const double> ref, ImageView<const double> dst,
+                                   bool uint8_luminance, bool want_map, Precision precision,
+                                   const BlockStatsRow& stats) {
+  using detect_cuda_detail::detect_with;
+  if (precision == Precision::Float)
+    return detect_with<float>(ref, dst, uint8_luminance, want_map, stats);
+  return detect_with<double>(ref, dst, uint8_luminance, want_map, stats);
+}
+// The same for a --det-variant name ("" = default), which becomes its row here, the test's
+// front door (an unknown name throws InvalidArgument).
 inline DetectionResult detect_cuda(ImageView<const double> ref, ImageView<const double> dst,
                                    bool uint8_luminance, bool want_map,
                                    Precision precision = Precision::Double,
                                    const std::string& stats_variant = "") {
-  using detect_cuda_detail::detect_with;
-  if (precision == Precision::Float)
-    return detect_with<float>(ref, dst, uint8_luminance, want_map, stats_variant);
-  return detect_with<double>(ref, dst, uint8_luminance, want_map, stats_variant);
+  return detect_cuda(ref, dst, uint8_luminance, want_map, precision,
+                     detection_stats_variants().find(stats_variant));
 }
 
 }  // namespace mad::detection

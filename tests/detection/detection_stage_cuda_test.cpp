@@ -210,9 +210,9 @@ void check_repeatable() {
   const int w = c.ref.width(), h = c.ref.height();
   const test::DevicePair<Real> inputs(c.ref.cview(), c.dst.cview());
   const cudaStream_t s = inputs.stream.get();
-  for (const auto& v : detection_stats_variants().infos()) {
+  for (const BlockStatsRow& v : detection_stats_variants().rows()) {
     SCOPED_TRACE(v.name);
-    DetectionStageCuda<Real> stage(w, h, s, v.name);
+    DetectionStageCuda<Real> stage(w, h, s, v);
     const DeviceRun<Real> first =
         run_on(stage, inputs.ref.get(), inputs.dst.get(), c.uint8, true, true, s);
     for (int i = 0; i < 3; ++i)
@@ -239,7 +239,6 @@ TEST(DetectionStageCuda, RejectsBadUse) {
   cuda::Stream stream;
   EXPECT_THROW(DetectionStageCuda<double>(33, 40, stream.get()), InvalidArgument);
   EXPECT_THROW(DetectionStageCuda<double>(40, 33, stream.get()), InvalidArgument);
-  EXPECT_THROW(DetectionStageCuda<float>(64, 64, stream.get(), "det-nonexistent"), InvalidArgument);
   DetectionStageCuda<double> stage(64, 64, stream.get());
   cuda::DeviceBuffer<double> img(64 * 64), sum(1);
   EXPECT_THROW(stage.run_distorted(img.get(), img.get(), true, sum.get(), nullptr, stream.get()),

@@ -104,7 +104,7 @@ void check_steps(const std::string& variant) {
   const test::DevicePair<Real> inputs(p.ref.cview(), p.dst.cview());
   const cudaStream_t s = inputs.stream.get();
   cuda::DeviceBuffer<double> sum(1);
-  DetectionStageCuda<Real> stage(w, h, s, variant);
+  DetectionStageCuda<Real> stage(w, h, s, detection_stats_variants().find(variant));
   stage.prepare_reference(inputs.ref.get(), true, s);
   stage.run_distorted(inputs.ref.get(), inputs.dst.get(), true, sum.get(), nullptr, s);
 

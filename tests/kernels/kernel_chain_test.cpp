@@ -124,5 +124,27 @@ TEST(KernelChain, ChainVariantsNameEachDefault) {
             "gray=" + gray_variants().default_name() + ",smooth=padded");
 }
 
+// The backend of a kernel run is chosen at the command's front door (choose_backend), never in
+// the library: run_kernel refuses a request still on auto, and requested_backend only reads what
+// the request asks for (a named variant asks for the GPU).
+TEST(KernelRequestBackend, RunKernelTakesAChosenBackend) {
+  KernelRequest r = test::cpu_chain_request("smooth", {5, -0.12}, SmoothBorder::Clip);
+  const RawImage8 image = test::random_raw(23, 19, 1, 77);
+  r.backend = Backend::Auto;
+  EXPECT_THROW(run_kernel(r, image), Error);
+  r.backend = Backend::Cpu;
+  EXPECT_EQ(run_kernel(r, image).backend, Backend::Cpu);
+}
+
+TEST(KernelRequestBackend, AVariantAsksForTheGpu) {
+  KernelRequest r = test::cpu_chain_request("smooth", {5, -0.12}, SmoothBorder::Clip);
+  r.backend = Backend::Auto;
+  EXPECT_EQ(requested_backend(r), Backend::Auto);
+  r.variant = "padded";
+  EXPECT_EQ(requested_backend(r), Backend::Cuda);
+  r.backend = Backend::Cpu;  // make_kernel_request refuses this pair; the rule still reads it
+  EXPECT_EQ(requested_backend(r), Backend::Cpu);
+}
+
 }  // namespace
 }  // namespace mad::kernels

@@ -22,13 +22,6 @@ namespace {
 
 using test::same_bits;
 
-bool same_bits(const Image<double>& a, const Image<double>& b) {
-  if (a.width() != b.width() || a.height() != b.height()) return false;
-  for (int y = 0; y < a.height(); ++y)
-    if (std::memcmp(a.row(y), b.row(y), sizeof(double) * a.width()) != 0) return false;
-  return true;
-}
-
 // Restores the defaults when a test ends, whatever happened.
 struct ModeGuard {
   ~ModeGuard() {

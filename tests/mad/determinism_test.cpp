@@ -13,19 +13,13 @@
 #include "common/parallel.h"
 #include "mad/batch_scorer.h"
 #include "mad/score.h"
+#include "tests/mad/batch_run.h"
 #include "tests/support/test_support.h"
 
 namespace mad {
 namespace {
 
 using test::same_bits;
-
-bool same_bits(const Image<double>& a, const Image<double>& b) {
-  if (a.width() != b.width() || a.height() != b.height()) return false;
-  for (int y = 0; y < a.height(); ++y)
-    if (std::memcmp(a.row(y), b.row(y), sizeof(double) * a.width()) != 0) return false;
-  return true;
-}
 
 void expect_identical(const ScoreResult& a, const ScoreResult& b, const std::string& what) {
   SCOPED_TRACE(what);
@@ -78,18 +72,6 @@ ScoreOptions options(Backend backend, bool maps) {
   return o;
 }
 
-// Every pair through one BatchScorer built with `o`, submitted in order and tagged by index;
-// the finished pairs as they come back, drain included.
-std::vector<BatchScorer::Finished> run_batch(const ScoreOptions& o,
-                                             const std::vector<Pair>& pairs) {
-  BatchScorer batch(o, ResolvedBackend(o.backend));
-  std::vector<BatchScorer::Finished> done;
-  for (std::size_t k = 0; k < pairs.size(); ++k)
-    for (auto& f : batch.submit(k, pairs[k].ref, pairs[k].dst)) done.push_back(std::move(f));
-  for (auto& f : batch.drain()) done.push_back(std::move(f));
-  return done;
-}
-
 TEST(Determinism, CpuScoresAndMapsAreIdenticalAcrossThreadCounts) {
   ThreadCountGuard guard;
   const std::vector<Pair> pairs = test_pairs();
@@ -118,7 +100,7 @@ TEST(Determinism, CpuScoresAreIdenticalAcrossRunsAndApis) {
     expect_identical(once[k], scorer.score(*pairs[k].ref, *pairs[k].dst),
                      "Scorer, pair " + std::to_string(k));
   // Run 3: the batch API, in order.
-  const std::vector<BatchScorer::Finished> done = run_batch(options(Backend::Cpu, false), pairs);
+  const std::vector<BatchScorer::Finished> done = test::score_in_one_batch(options(Backend::Cpu, false), pairs);
   ASSERT_EQ(done.size(), pairs.size());
   for (const auto& f : done) {
     ASSERT_TRUE(f.ok) << f.error;
@@ -143,7 +125,7 @@ TEST(Determinism, GpuScoresAreIdenticalAcrossRunsAndBatches) {
         expect_identical(once[k], scorer.score(*pairs[k].ref, *pairs[k].dst),
                          "GPU Scorer run " + std::to_string(run) + ", pair " + std::to_string(k));
     o.want_maps = false;
-    const std::vector<BatchScorer::Finished> done = run_batch(o, pairs);
+    const std::vector<BatchScorer::Finished> done = test::score_in_one_batch(o, pairs);
     ASSERT_EQ(done.size(), pairs.size());
     for (const auto& f : done) {
       ASSERT_TRUE(f.ok) << f.error;

@@ -57,7 +57,7 @@ TEST(Validate, InputClassResolution) {
 }
 
 TEST(Validate, CpuBackendAlwaysResolves) {
-  EXPECT_EQ(resolve_backend(Backend::Cpu), Backend::Cpu);
+  EXPECT_EQ(choose_backend(Backend::Cpu).backend, Backend::Cpu);
 }
 
 // Time to first score: the estimate grows with the pixels and shrinks with the threads, and a

@@ -12,6 +12,7 @@
 #include "mad/batch_scorer.h"
 #include "mad/score.h"
 #include "mad/backends/memory_estimate.h"
+#include "tests/mad/batch_run.h"
 #include "tests/support/test_support.h"
 
 namespace mad {
@@ -67,28 +68,18 @@ std::vector<ZooPair> zoo_pairs(std::uint32_t seed) {
   return pairs;
 }
 
-std::vector<BatchScorer::Finished> score_all(const std::vector<ZooPair>& pairs,
-                                             ScoreOptions options) {
-  BatchScorer batch(options, ResolvedBackend(options.backend));
-  std::vector<BatchScorer::Finished> rows;
-  for (std::size_t i = 0; i < pairs.size(); ++i)
-    for (auto& f : batch.submit(i, pairs[i].ref, pairs[i].dst)) rows.push_back(std::move(f));
-  for (auto& f : batch.drain()) rows.push_back(std::move(f));
-  return rows;
-}
-
 TEST(ShapeZooCuda, EveryShapeInRandomOrderMatchesTheCpu) {
   MAD_REQUIRE_GPU();
   const std::vector<ZooPair> pairs = zoo_pairs(25);
   ScoreOptions cpu;
   cpu.backend = Backend::Cpu;
-  const auto want = score_all(pairs, cpu);
+  const auto want = test::score_in_one_batch(cpu, pairs);
   ASSERT_EQ(want.size(), pairs.size());
   for (Precision p : {Precision::Double, Precision::Float}) {
     ScoreOptions gpu;
     gpu.backend = Backend::Cuda;
     gpu.precision = p;
-    const auto got = score_all(pairs, gpu);
+    const auto got = test::score_in_one_batch(gpu, pairs);
     ASSERT_EQ(got.size(), pairs.size());
     double worst = 0;
     for (std::size_t i = 0; i < got.size(); ++i) {
@@ -120,8 +111,8 @@ TEST(ShapeZooCuda, APairOverTheMemoryLimitFailsAloneMidBatch) {
             estimate_gpu_pair_memory(3840, 2160, Precision::Double).device_total(1));
   ScoreOptions unlimited = gpu;
   unlimited.gpu_memory_limit = 0;
-  const auto got = score_all(pairs, gpu);
-  const auto want = score_all(pairs, unlimited);
+  const auto got = test::score_in_one_batch(gpu, pairs);
+  const auto want = test::score_in_one_batch(unlimited, pairs);
   ASSERT_EQ(got.size(), pairs.size());
   int failed = 0;
   for (std::size_t i = 0; i < got.size(); ++i) {

@@ -20,6 +20,12 @@
 namespace mad {
 namespace {
 
+// The default rows, as the pair slot is given them.
+const appearance::A5Row& default_a5_row() { return appearance::a5_variants().default_row(); }
+const detection::BlockStatsRow& default_det_row() {
+  return detection::detection_stats_variants().default_row();
+}
+
 template <class Real>
 struct Outputs {
   std::vector<double> sums;  // [hi 1, lo 1, hi 2, lo 2]
@@ -61,8 +67,8 @@ void check_shared_scratch(int width, int height) {
   appearance::AppearanceStageCuda<Real> app_own(width, height, s);
   const Outputs<Real> want = run_pairs(det_own, app_own, width, height, s);
 
-  detection::DetectionStageCuda<Real> det(width, height, s, "", ScratchMode::Lent);
-  appearance::AppearanceStageCuda<Real> app(app_own.bank(), "", ScratchMode::Lent);
+  detection::DetectionStageCuda<Real> det(width, height, s, default_det_row(), ScratchMode::Lent);
+  appearance::AppearanceStageCuda<Real> app(app_own.bank(), default_a5_row(), ScratchMode::Lent);
   EXPECT_EQ(app.device_memory().subbands, 0u);  // lent, not owned
   cuda::DeviceBuffer<unsigned char> scratch(std::max(det.transient_bytes(), app.transient_bytes()));
   cuda::DeviceBuffer<unsigned char> work(
@@ -92,9 +98,10 @@ TEST(StageScratchCuda, DetectionFitsInTheAppearanceRegion) {
   const cudaStream_t s = stream.get();
   auto report = [&](auto real, int w, int h) {
     using Real = decltype(real);
-    detection::DetectionStageCuda<Real> det(w, h, s, "", ScratchMode::Lent);
+    detection::DetectionStageCuda<Real> det(w, h, s, default_det_row(), ScratchMode::Lent);
     const appearance::AppearanceStageCuda<Real> app(
-        std::make_shared<const appearance::LogGaborBankCuda<Real>>(w, h, s), "", ScratchMode::Lent);
+        std::make_shared<const appearance::LogGaborBankCuda<Real>>(w, h, s), default_a5_row(),
+        ScratchMode::Lent);
     std::cout << "[ memory   ] " << w << "x" << h << (sizeof(Real) == 8 ? " double" : " float")
               << ": transient detection " << det.transient_bytes() << " B, appearance "
               << app.transient_bytes() << " B; cuFFT work detection " << det.fft_work_bytes()
@@ -115,11 +122,11 @@ TEST(StageScratchCuda, RefusesMisuse) {
   cuda::DeviceBuffer<double> img(64 * 64), sum(1);
   cuda::DeviceBuffer<unsigned char> region(1 << 20);
   // Lent stages refuse to run before they are lent their scratch, and a null region.
-  detection::DetectionStageCuda<double> det(64, 64, s, "", ScratchMode::Lent);
+  detection::DetectionStageCuda<double> det(64, 64, s, default_det_row(), ScratchMode::Lent);
   EXPECT_THROW(det.prepare_reference(img.get(), true, s), InvalidArgument);
   EXPECT_THROW(det.lend_scratch(nullptr, region.get()), InvalidArgument);
   appearance::AppearanceStageCuda<double> owner(64, 64, s);
-  appearance::AppearanceStageCuda<double> app(owner.bank(), "", ScratchMode::Lent);
+  appearance::AppearanceStageCuda<double> app(owner.bank(), default_a5_row(), ScratchMode::Lent);
   EXPECT_THROW(app.prepare_reference(img.get(), s), InvalidArgument);
   EXPECT_THROW(app.lend_scratch(region.get(), nullptr), InvalidArgument);
   // Stages that own their scratch take no other.

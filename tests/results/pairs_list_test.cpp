@@ -91,10 +91,7 @@ TEST_F(PairsListTest, KnownHeadersAndTabs) {
 }
 
 TEST_F(PairsListTest, AnUnknownShapeIsRefusedNamingTheColumns) {
-  const struct {
-    const char* text;
-    const char* needle;
-  } cases[] = {
+  const test::TextCase cases[] = {
       {"image_a,image_b\nr.png,d.png\n", "list.csv:1: found 2 columns: 'image_a', 'image_b';"},
       {"\n# c\nr.png\n", "list.csv:3: found 1 column: 'r.png';"},
       {"a\tb\tc\n", "found 3 columns: 'a', 'b', 'c' (tab-separated)"},

@@ -128,6 +128,13 @@ void write_random_png(const std::string& path, int width, int height, std::uint3
   save_png8(path, raw);
 }
 
+bool same_bits(const Image<double>& a, const Image<double>& b) {
+  if (a.width() != b.width() || a.height() != b.height()) return false;
+  for (int y = 0; y < a.height(); ++y)
+    if (std::memcmp(a.row(y), b.row(y), sizeof(double) * a.width()) != 0) return false;
+  return true;
+}
+
 bool same_bits(double a, double b) {
   return std::memcmp(&a, &b, sizeof a) == 0;
 }

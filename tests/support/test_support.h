@@ -46,6 +46,15 @@ void write_random_png(const std::string& path, int width, int height, std::uint3
 // True when a and b have the same bit pattern (a claim of bit-identity, stricter than ==:
 // -0.0 differs from 0.0 and a NaN equals only itself).
 bool same_bits(double a, double b);
+// The same for two images: equal sizes and every pixel's bit pattern.
+bool same_bits(const Image<double>& a, const Image<double>& b);
+
+// One row of a table of refusals: an input (a file's text, a command line) and a part of the
+// message it must draw.
+struct TextCase {
+  const char* text;
+  const char* needle;
+};
 
 // Largest |a-b| over two equally sized views (ignores NaN/Inf mismatches: they count as +inf).
 double max_abs_diff(ImageView<const double> a, ImageView<const double> b);

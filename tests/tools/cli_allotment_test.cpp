@@ -37,6 +37,14 @@ class Allotted : public test::CliScratch {
     EXPECT_EQ(r.exit_code, kExitOk) << r.out;
     return nlohmann::json::parse(read("sum.json"), nullptr, false);
   }
+  // The run was sized for one CPU, found where `from` says: one scoring and one decoding thread.
+  static void expect_one_cpu(const nlohmann::json& j, const std::string& from) {
+    const auto& a = j["settings"]["allotment"];
+    EXPECT_EQ(a["cpus"], 1) << a;
+    EXPECT_EQ(a["cpus_from"], from) << a;
+    EXPECT_EQ(a["scoring_threads"], 1) << a;
+    EXPECT_EQ(j["run"]["decode_threads"], 1) << j["run"];
+  }
   static bool two_cpus() {
     const auto r = test::run_command("taskset -c 0,1 true 2>&1");
     return r.exit_code == 0 && std::thread::hardware_concurrency() >= 2;
@@ -46,12 +54,8 @@ class Allotted : public test::CliScratch {
 TEST_F(Allotted, TasksetLimitsTheScoringAndDecodingThreads) {
   if (!two_cpus()) GTEST_SKIP() << "needs taskset and 2 CPUs";
   const auto one = eval_json("taskset -c 0");
-  const auto& a = one["settings"]["allotment"];
-  EXPECT_EQ(a["affinity_cpus"], 1) << a;
-  EXPECT_EQ(a["cpus"], 1) << a;
-  EXPECT_EQ(a["cpus_from"], "affinity mask") << a;
-  EXPECT_EQ(a["scoring_threads"], 1) << a;
-  EXPECT_EQ(one["run"]["decode_threads"], 1) << one["run"];
+  EXPECT_EQ(one["settings"]["allotment"]["affinity_cpus"], 1) << one["settings"];
+  expect_one_cpu(one, "affinity mask");
   const auto two = eval_json("taskset -c 0,1");
   EXPECT_EQ(two["settings"]["allotment"]["cpus"], 2) << two["settings"];
   EXPECT_EQ(two["settings"]["allotment"]["scoring_threads"], 2) << two["settings"];
@@ -73,10 +77,7 @@ TEST_F(Allotted, ACgroupQuotaAndMemoryLimitSizeTheRun) {
   const auto j = eval_json("MAD_CGROUP_ROOT='" + path("cgroup") + "'");
   const auto& a = j["settings"]["allotment"];
   EXPECT_EQ(a["cgroup_cpus"], 0.5) << a;
-  EXPECT_EQ(a["cpus"], 1) << a;
-  EXPECT_EQ(a["cpus_from"], "cgroup cpu.max") << a;
-  EXPECT_EQ(a["scoring_threads"], 1) << a;
-  EXPECT_EQ(j["run"]["decode_threads"], 1) << j["run"];
+  expect_one_cpu(j, "cgroup cpu.max");
   EXPECT_EQ(a["cgroup_memory_bytes"], 2 * kGiB) << a;
   if (a["physical_memory_bytes"].get<std::size_t>() > 2 * kGiB) {
     EXPECT_EQ(a["memory_bytes"], 2 * kGiB) << a;

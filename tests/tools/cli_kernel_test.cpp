@@ -13,7 +13,9 @@
 #include <vector>
 
 #include "common/error.h"
+#include "common/gpu_info.h"
 #include "common/image_io.h"
+#include "kernels/gray.h"
 #include "tests/common/image_io_test_util.h"
 #include "tests/kernels/kernel_test_util.h"
 #include "tests/support/test_support.h"
@@ -188,6 +190,21 @@ TEST_F(CliKernel, FloatTiffWithNanIsAnInputError) {
     const test::CommandResult r = run_mad(args);
     EXPECT_EQ(r.exit_code, kExitInput) << args << "\n" << r.out;
     EXPECT_TRUE(contains(r.out, "floating-point")) << r.out;
+  }
+}
+
+// `mad kernel` takes its backend from the one chooser (mad/backend_choice.h): without a device,
+// --backend cuda and a named variant under auto are refused in its words, with the GPU exit code.
+TEST_F(CliKernel, TheBackendIsChosenByTheOneChooser) {
+  if (test::gpu_available()) GTEST_SKIP() << "a CUDA device is present: the refusal cannot show";
+  for (const std::string& args :
+       {"kernel gray --backend cuda " + q("rgb.png") + " " + q("c.png"),
+        "kernel gray --variant " + kernels::gray_variants().default_name() + " " + q("rgb.png") +
+            " " + q("c.png")}) {
+    if (!gpu_backend_compiled() && args.find("--variant") != std::string::npos) continue;
+    const auto r = run_mad(args);
+    EXPECT_EQ(r.exit_code, kExitGpu) << args << "\n" << r.out;
+    EXPECT_TRUE(contains(r.out, "--backend cuda: ")) << args << "\n" << r.out;
   }
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "tests/support/test_support.h"
 #include "tests/tools/cli_scratch.h"
 
 namespace mad {
@@ -54,10 +55,7 @@ TEST_F(ListCheck, KnownHeadersAndTabsAreRead) {
 }
 
 TEST_F(ListCheck, UnknownColumnsAreRefusedBeforeAnythingIsWritten) {
-  const struct {
-    const char* text;
-    const char* needle;
-  } lists[] = {
+  const test::TextCase lists[] = {
       {"image_a,image_b\nref.png,dist.png\n", "found 2 columns: 'image_a', 'image_b'"},
       {"ref.png\ndist.png\n", "found 1 column: 'ref.png'"},
       {"# a comment\n\nsrc\ttest\tmos\nref.png\tdist.png\t3\n",

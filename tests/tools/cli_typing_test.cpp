@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "tests/support/test_support.h"
 #include "tests/tools/cli_scratch.h"
 
 namespace mad {
@@ -18,10 +19,7 @@ using test::has;
 class Typing : public test::CliScratch {};
 
 TEST_F(Typing, UnknownWordsAreNamedWithTheNearestValidOne) {
-  const struct {
-    const char* args;
-    const char* needle;
-  } cases[] = {
+  const test::TextCase cases[] = {  // text: the command line
       {"scor ref.png dist.png", "unknown subcommand 'scor'; did you mean 'score'?"},
       {"evla data", "unknown subcommand 'evla'; did you mean 'eval'?"},
       {"score --thread 2 ref.png dist.png",
@@ -34,8 +32,8 @@ TEST_F(Typing, UnknownWordsAreNamedWithTheNearestValidOne) {
       {"eval data --htlm rep.html", "has no option '--htlm'; did you mean '--html'?"},
   };
   for (const auto& c : cases) {
-    SCOPED_TRACE(c.args);
-    const auto r = mad(c.args);
+    SCOPED_TRACE(c.text);
+    const auto r = mad(c.text);
     EXPECT_EQ(r.exit_code, kExitUsage) << r.out;
     EXPECT_TRUE(has(r.out, c.needle)) << r.out;
     EXPECT_FALSE(has(r.out, "A subcommand is required")) << r.out;

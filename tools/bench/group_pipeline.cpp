@@ -8,7 +8,6 @@
 #include <algorithm>
 
 #include "appearance/subband_transform.h"
-#include "common/gpu_info.h"
 #include "common/parallel.h"
 #include "mad/options.h"
 #include "tools/bench/pipeline_bench.h"
@@ -55,6 +54,7 @@ void run_pipeline_group(BenchContext& ctx) {
     o.sizes = {{s.width, s.height}};
     o.precisions.clear();
     for (const std::string& p : c.precisions) o.precisions.push_back(parse_precision(p));
+    o.gpu = c.gpu;
     o.warmup_runs = c.gpu_warmup;
     o.timed_runs = c.gpu_runs;
     o.batch_pairs = c.quick ? 4 : 64;
@@ -70,7 +70,7 @@ void run_pipeline_group(BenchContext& ctx) {
     const bool both_precisions_fused =
         appearance::fused_subband_transform_supports(s.width, s.height, true) &&
         appearance::fused_subband_transform_supports(s.width, s.height, false);
-    if (both_precisions_fused && gpu_backend_compiled() && gpu_device_available()) {
+    if (both_precisions_fused && c.gpu) {
       o.cpu = false;
       for (const char* transform : {"fused", "cufft"}) {
         o.subband_transform = transform;

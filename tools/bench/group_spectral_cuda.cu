@@ -10,6 +10,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <optional>
 
 #include "appearance/appearance_stage_cuda.h"
 #include "appearance/log_gabor_cuda.h"
@@ -190,7 +191,11 @@ void appearance_stage(BenchContext& ctx, Size sz, const std::string& precision) 
         appearance::fused_subband_transform_supports(sz.width, sz.height, kDouble))
       transforms.push_back(t.name);
   for (const std::string& transform : transforms) {
-    appearance::AppearanceStageCuda<Real> stage(sz.width, sz.height, s, "", transform);
+    // The bench is a front door: the name becomes the stage's pick here ("": the stage's).
+    std::optional<appearance::SubbandTransform> pick;
+    if (!transform.empty()) pick = appearance::subband_transforms().find(transform).launch;
+    appearance::AppearanceStageCuda<Real> stage(sz.width, sz.height, s,
+                                                appearance::a5_variants().default_row(), pick);
     const std::string label = transform.empty() ? "stage" : "stage-" + transform;
     const std::string note =
         std::string("default A5 variant ") + stage.a5_variant() + ", subband transform " +

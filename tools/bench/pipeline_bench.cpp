@@ -5,7 +5,6 @@
 #include <string>
 
 #include "common/error.h"
-#include "common/gpu_info.h"
 #include "common/parallel.h"
 #include "mad/batch_scorer.h"
 #include "mad/score.h"
@@ -118,7 +117,7 @@ PipelineBenchRow bench_cpu(const BenchPair& pair, int threads, const PipelineBen
 
 std::vector<PipelineBenchRow> bench_pipeline(const PipelineBenchOptions& o) {
   std::vector<PipelineBenchRow> rows;
-  const bool gpu = gpu_backend_compiled() && gpu_device_available();
+  const bool gpu = o.gpu;
   for (const auto& [w, h] : o.sizes) {
     std::vector<BenchPair> pairs;
     for (int i = 0; i < std::max(2, o.distinct_inputs); ++i)

@@ -23,6 +23,9 @@ struct PipelineBenchOptions {
   // Input pairs rotated so caches and reuse do not flatter. Not a multiple of the slots per
   // shape (mad/backends/cuda_backend.cu), or a batch slot would see one reference again and again.
   int distinct_inputs = 5;
+  // Time the GPU rows: the run's one choice of a backend (BenchConfig::gpu, from
+  // choose_backend where `mad bench` starts), never probed again here.
+  bool gpu = false;
   bool cpu = true;  // also time the CPU path (all threads and one thread)
   int cpu_runs = 3;
   std::string a5_variant;  // "" = default
