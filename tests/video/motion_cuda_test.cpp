@@ -69,6 +69,14 @@ TEST(StmadMotionCuda, RandomClipsBitForBit) {
   }
 }
 
+// A small clip for tools/gpu-check.sh's compute-sanitizer runs (memcheck, racecheck, initcheck,
+// synccheck run the *Sanitizer* tests): sides that are not multiples of 8, 10-bit samples.
+TEST(StmadMotionCudaSanitizer, SmallRandomClip) {
+  MAD_REQUIRE_GPU();
+  expect_gpu_equals_cpu([](int t, bool) { return random_frame(45, 27, 10, 2000u + t); }, 3, 45,
+                        27);
+}
+
 // The whole model with the GPU's motion and scorer (double): the table of §11 within 1e-10.
 TEST(StmadMotionCuda, ExampleFiguresOnTheGpu) {
   MAD_REQUIRE_GPU();
