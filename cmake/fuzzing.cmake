@@ -7,7 +7,8 @@
 #
 # Include it from the top-level CMakeLists.txt after cmake/mad_library.cmake and BEFORE the
 # add_subdirectory() calls, so every library the fuzzers link is compiled with coverage
-# instrumentation (libFuzzer can only steer through code it sees). It adds the targets of
+# instrumentation (libFuzzer can only steer through code it sees; the scoring stages, which no
+# harness reaches, opt out in tests/fuzz/fuzz_targets.cmake). It adds the targets of
 # tests/fuzz/fuzz_targets.cmake itself, deferred to the end of the top-level file, once all
 # library targets exist (so the one include line is the whole hook).
 include_guard(GLOBAL)
