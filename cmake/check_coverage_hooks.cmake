@@ -3,7 +3,7 @@
 #   cmake -DNM=nm -DWITH="a.a;b.a" -DWITHOUT="c.a;d.a" -P check_coverage_hooks.cmake
 # Every library in WITH must reference __sanitizer_cov_* (the parsers the harnesses fuzz: the
 # check can see the hooks), none in WITHOUT may (the scoring stages, whose hot loops the hooks
-# slow 2-3x under the sanitizer suite that shares the build).
+# slow 2-3x under the sanitizer suite that shares the build, and the tests' own code).
 cmake_minimum_required(VERSION 3.25)
 set(failures "")
 foreach(kind WITH WITHOUT)
@@ -18,7 +18,7 @@ foreach(kind WITH WITHOUT)
     if(kind STREQUAL "WITH" AND at EQUAL -1)
       list(APPEND failures "${name}: no coverage hooks, so libFuzzer cannot steer through it")
     elseif(kind STREQUAL "WITHOUT" AND NOT at EQUAL -1)
-      list(APPEND failures "${name}: coverage hooks in a scoring stage no harness reaches")
+      list(APPEND failures "${name}: coverage hooks in code no harness reaches")
     endif()
   endforeach()
 endforeach()
