@@ -7,7 +7,8 @@
 #
 # Include it from the top-level CMakeLists.txt after cmake/mad_library.cmake and BEFORE the
 # add_subdirectory() calls, so every library the fuzzers link is compiled with coverage
-# instrumentation (libFuzzer can only steer through code it sees). It adds the targets of
+# instrumentation (libFuzzer can only steer through code it sees; the scoring stages, which no
+# harness reaches, opt out in tests/fuzz/fuzz_targets.cmake). It adds the targets of
 # tests/fuzz/fuzz_targets.cmake itself, deferred to the end of the top-level file, once all
 # library targets exist (so the one include line is the whole hook).
 include_guard(GLOBAL)
@@ -23,12 +24,15 @@ endif()
 
 # fuzzer-no-link: coverage counters for libFuzzer in every C++ object; the fuzz executables add
 # the libFuzzer runtime (and its main) at link time. UBSan findings abort instead of printing
-# and going on, so that libFuzzer records them as crashes with a reproducer.
+# and going on, so that libFuzzer records them as crashes with a reproducer. Line tables are
+# all a report needs for file:line, inlined frames included; coming after the build type's
+# flags this option wins, and a full -g made every object of the build (the CI sanitizer
+# suite's too, tools/sanitize-check.sh WITH_FUZZERS=1) slower to compile and link.
 add_compile_options(
   $<$<COMPILE_LANGUAGE:CXX>:-fsanitize=fuzzer-no-link,address,undefined>
   $<$<COMPILE_LANGUAGE:CXX>:-fno-sanitize-recover=undefined>
   $<$<COMPILE_LANGUAGE:CXX>:-fno-omit-frame-pointer>
-  $<$<COMPILE_LANGUAGE:CXX>:-g>)
+  $<$<COMPILE_LANGUAGE:CXX>:-gline-tables-only>)
 add_link_options(-fsanitize=address,undefined)
 
 cmake_language(DEFER DIRECTORY ${PROJECT_SOURCE_DIR}

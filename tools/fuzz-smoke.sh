@@ -5,7 +5,8 @@
 # hangs or breaks a harness invariant; the offending inputs are left in
 # BUILD_DIR/fuzz-artifacts/<target>/ (add them to tests/fuzz/regressions/<target>/ once fixed).
 #
-#   tools/fuzz-smoke.sh [BUILD_DIR]        (default build-fuzz)
+#   tools/fuzz-smoke.sh [BUILD_DIR]        (default build-fuzz; a build of
+#                                           WITH_FUZZERS=1 tools/sanitize-check.sh is reused)
 #   MAD_FUZZ_SECONDS=20  seconds of fuzzing per target
 #   MAD_FUZZ_TARGETS="png cli"  a subset (default: all)
 #   JOBS=2               build parallelism
@@ -30,9 +31,13 @@ command -v clang++ >/dev/null || { echo "fuzz-smoke: clang++ is required (libFuz
 extra=()
 grep -q 'cmake/fuzzing.cmake' "$root/CMakeLists.txt" ||
   extra+=("-DCMAKE_PROJECT_mad_INCLUDE=$root/cmake/fuzzing.cmake")
-CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DMAD_ENABLE_CUDA=OFF -DMAD_BUILD_FUZZERS=ON \
-  -DMAD_BUILD_TESTS=OFF -DMAD_BUILD_BENCHMARKS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  "${extra[@]}" >/dev/null
+# A build that already has the fuzz targets (WITH_FUZZERS=1 tools/sanitize-check.sh, as CI runs
+# it) is used as it is: configuring it again here would switch its tests off.
+if ! grep -qs '^MAD_BUILD_FUZZERS:BOOL=ON$' "$build/CMakeCache.txt"; then
+  CC=clang CXX=clang++ cmake -S "$root" -B "$build" -DMAD_ENABLE_CUDA=OFF -DMAD_BUILD_FUZZERS=ON \
+    -DMAD_BUILD_TESTS=OFF -DMAD_BUILD_BENCHMARKS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    "${extra[@]}" >/dev/null
+fi
 build_targets=()
 for t in $targets; do build_targets+=("fuzz_$t"); done
 cmake --build "$build" -j "$jobs" --target "${build_targets[@]}"

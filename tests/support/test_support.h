@@ -106,7 +106,16 @@ bool gpu_available();
 // True in an AddressSanitizer build (tools/sanitize-check.sh). Resident-memory tests skip there:
 // ASan keeps up to 256 MiB of freed blocks in quarantine and adds shadow memory, so the peak
 // measures the sanitizer rather than our allocations. The plain build (CI stage 1) runs them.
+// GCC says ASan with __SANITIZE_ADDRESS__, clang 14 (CI's sanitizer build) only through
+// __has_feature.
 #if defined(__SANITIZE_ADDRESS__)
+#define MAD_TEST_ADDRESS_SANITIZER 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MAD_TEST_ADDRESS_SANITIZER 1
+#endif
+#endif
+#ifdef MAD_TEST_ADDRESS_SANITIZER
 inline constexpr bool kAddressSanitizer = true;
 #else
 inline constexpr bool kAddressSanitizer = false;
