@@ -43,12 +43,12 @@ LumaFrame shaped_frame(const ClipShape& shape, int t, bool distorted) {
   return f;
 }
 
-struct Run {
+struct ClipRun {
   std::vector<FrameRow> rows;
   VideoSummary summary;
 };
 
-Run score_clip(const ClipShape& shape, Backend backend, Precision precision) {
+ClipRun score_clip(const ClipShape& shape, Backend backend, Precision precision) {
   ClipFormat format = test::gray8_format(shape.width, shape.height);
   format.bit_depth = shape.bit_depth;
   test::MemoryClip ref("ref", format, shape.frames,
@@ -60,7 +60,7 @@ Run score_clip(const ClipShape& shape, Backend backend, Precision precision) {
   options.score.precision = precision;
   options.stmad = true;
   VideoScorer scorer(options, ResolvedBackend(backend));
-  Run run;
+  ClipRun run;
   run.summary = scorer.score(ref, dist, [&](const FrameRow& r) { run.rows.push_back(r); });
   return run;
 }
@@ -74,7 +74,7 @@ struct Worst {
   double frames = 0, stmad = 0;
 };
 
-Worst compare(const Run& gpu, const Run& cpu, const ClipShape& shape) {
+Worst compare(const ClipRun& gpu, const ClipRun& cpu, const ClipShape& shape) {
   Worst w;
   EXPECT_EQ(gpu.rows.size(), cpu.rows.size());
   for (std::size_t i = 0; i < std::min(gpu.rows.size(), cpu.rows.size()); ++i) {
@@ -105,7 +105,7 @@ TEST(VideoAgreementCuda, GpuEqualsCpuOnClipsOfAwkwardShapes) {
   for (const ClipShape& shape : shapes) {
     SCOPED_TRACE(std::to_string(shape.width) + "x" + std::to_string(shape.height) + "x" +
                  std::to_string(shape.frames) + " " + std::to_string(shape.bit_depth) + "-bit");
-    const Run cpu = score_clip(shape, Backend::Cpu, Precision::Double);
+    const ClipRun cpu = score_clip(shape, Backend::Cpu, Precision::Double);
     const Worst d = compare(score_clip(shape, Backend::Cuda, Precision::Double), cpu, shape);
     const Worst f = compare(score_clip(shape, Backend::Cuda, Precision::Float), cpu, shape);
     EXPECT_LE(d.frames, 1e-12);
