@@ -37,6 +37,12 @@ class MotionAccumulator {
   // The next reference frame's crop (grid.pixels() values); from the second frame on, adds
   // V_t(I, J) of (previous, this) to each window's sum, in frame order.
   virtual void add_frame(const std::vector<double>& crop) = 0;
+  // The next reference frame as read: its crop by motion_crop, then add_frame. The GPU form
+  // overrides it to upload the crop's native samples (a quarter of the doubles' bytes at 8 bits)
+  // and widen them on the device by LumaFrame::value's rule, with the same bits.
+  virtual void add_luma(const LumaFrame& frame, const MotionGrid& grid) {
+    add_frame(motion_crop(frame, grid));
+  }
   // Sum over t = 1..T-1 of V_t(I, J), window (I, J) at I * c0 + J; waits for the device.
   virtual std::vector<double> speed_sums() = 0;
   // Frame pairs added so far (T - 1 once T frames came).

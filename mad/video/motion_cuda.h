@@ -19,6 +19,10 @@ class MotionCuda final : public MotionAccumulator {
   // Uploads the crop (the caller's memory may be reused on return) and, from the second frame,
   // adds each window's V_t to its sum on the stream; does not wait for the kernel.
   void add_frame(const std::vector<double>& crop) override;
+  // Copies the crop's rows of native samples into page-locked staging (reused once the previous
+  // frame's copy is done), uploads them and widens them to doubles on the stream; then as
+  // add_frame. At 1920x1080 8-bit: 2 MB a frame instead of 16 MB of doubles from pageable memory.
+  void add_luma(const LumaFrame& frame, const MotionGrid& grid) override;
   // Waits for the stream and copies the sums back.
   std::vector<double> speed_sums() override;
   std::int64_t pairs() const override { return pairs_; }
@@ -28,6 +32,13 @@ class MotionCuda final : public MotionAccumulator {
   cuda::Stream stream_;
   cuda::DeviceBuffer<double> frames_[2];  // the previous and the current crop, alternating
   cuda::DeviceBuffer<double> sums_;
+  // add_luma's staging: the crop's samples, 1 or 2 bytes each (made at the first frame's depth).
+  cuda::PinnedBuffer<std::uint8_t> staging_;
+  cuda::DeviceBuffer<std::uint8_t> samples_;
+  cuda::Event staged_;  // the last upload from staging_ is done
+  bool staged_recorded_ = false;
+  // From the second frame on: the V_t of (previous, current) added to the sums.
+  void accumulate(int next);
   int current_ = 0;
   std::int64_t frames_added_ = 0, pairs_ = 0;
 };

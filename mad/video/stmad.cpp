@@ -103,7 +103,7 @@ void StmadModel::add_frames(const LumaFrame& ref, const LumaFrame& dist) {
   check_frame(dist, m.width, m.height, m.frames, "distorted");
   m.ref_slices.add(ref);
   m.dist_slices.add(dist);
-  m.motion->add_frame(video::motion_crop(ref, m.grid));  // the reference alone (§4)
+  m.motion->add_luma(ref, m.grid);  // the reference alone (§4)
   ++m.frames;
 }
 

@@ -23,19 +23,28 @@ bool same_bits(double a, double b) {
 
 void expect_gpu_equals_cpu(const test::ClipFrames& frames, int count, int width, int height) {
   const MotionGrid grid = motion_grid(width, height);
+  // The GPU both ways: the crop's doubles uploaded (add_frame), and the frame's native samples
+  // uploaded and widened on the device (add_luma, what StmadModel uses).
   const auto cpu = make_motion_accumulator(grid, Backend::Cpu);
-  const auto gpu = make_motion_accumulator(grid, Backend::Cuda);
+  const auto gpu_doubles = make_motion_accumulator(grid, Backend::Cuda);
+  const auto gpu_samples = make_motion_accumulator(grid, Backend::Cuda);
   for (int t = 0; t < count; ++t) {
-    const std::vector<double> crop = motion_crop(frames(t, false), grid);
-    cpu->add_frame(crop);
-    gpu->add_frame(crop);
+    const LumaFrame frame = frames(t, false);
+    const std::vector<double> crop = motion_crop(frame, grid);
+    cpu->add_luma(frame, grid);
+    gpu_doubles->add_frame(crop);
+    gpu_samples->add_luma(frame, grid);
   }
-  EXPECT_EQ(gpu->pairs(), cpu->pairs());
-  const std::vector<double> a = cpu->speed_sums(), b = gpu->speed_sums();
-  ASSERT_EQ(a.size(), b.size());
-  int differing = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) differing += same_bits(a[i], b[i]) ? 0 : 1;
-  EXPECT_EQ(differing, 0) << "of " << a.size() << " windows";
+  const std::vector<double> a = cpu->speed_sums();
+  for (MotionAccumulator* gpu : {gpu_doubles.get(), gpu_samples.get()}) {
+    EXPECT_EQ(gpu->pairs(), cpu->pairs());
+    const std::vector<double> b = gpu->speed_sums();
+    ASSERT_EQ(a.size(), b.size());
+    int differing = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) differing += same_bits(a[i], b[i]) ? 0 : 1;
+    EXPECT_EQ(differing, 0) << "of " << a.size() << " windows"
+                            << (gpu == gpu_samples.get() ? " (native samples)" : " (doubles)");
+  }
 }
 
 LumaFrame random_frame(int width, int height, int bit_depth, unsigned seed) {
