@@ -67,9 +67,10 @@ TEST_F(CliKernel, WritesTheFormatTheExtensionNames) {
     const test::CommandResult r =
         run_mad("kernel smooth --backend cpu " + q("rgb.png") + " " + q(out));
     ASSERT_EQ(r.exit_code, kExitOk) << ext << "\n" << r.out;
-    const std::vector<std::uint8_t> head = [&] {
+    // `size`: a lambda may not capture a structured binding before C++20 (clang refuses it).
+    const std::vector<std::uint8_t> head = [&, size = magic.size()] {
       std::ifstream in(f(out), std::ios::binary);
-      std::vector<std::uint8_t> b(magic.size());
+      std::vector<std::uint8_t> b(size);
       in.read(reinterpret_cast<char*>(b.data()), static_cast<std::streamsize>(b.size()));
       return b;
     }();
