@@ -59,6 +59,12 @@ bool given(const CLI::App& cmd, const std::string& name) {
   return opt && opt->count() > 0;
 }
 
+void refuse_threads_on_cuda(const CLI::App& cmd, const BackendChoice& choice) {
+  if (choice.backend == Backend::Cuda && given(cmd, "--threads"))
+    throw InvalidArgument("--threads sets the CPU backend's threads; this run uses the CUDA backend (" +
+                          choice.reason + "): drop --threads, or add --backend cpu");
+}
+
 void add_scoring_options(CLI::App& cmd, unsigned command) {
   for (const ScoringOption* row_of : scoring_options_of(command)) {
     const ScoringOption& row = *row_of;

@@ -25,6 +25,10 @@ CLI::Validator decimal_in_range(long long min, unsigned long long max, const std
 
 // True when the user gave option `name` (e.g. "--threads") to `cmd`.
 bool given(const CLI::App& cmd, const std::string& name);
+// Refuses --threads (the CPU backend's threads) when `cmd` was given it and `choice` runs on
+// CUDA: InvalidArgument (exit 2) saying why CUDA runs and what to do. The one wording of
+// `mad score` and `mad video`.
+void refuse_threads_on_cuda(const CLI::App& cmd, const BackendChoice& choice);
 
 // Registers the table's options (mad/scoring_options.h) that `command` (one CommandBits bit)
 // takes, run options aside, on `cmd`: --backend, --mad-version, --input-class, --precision, the

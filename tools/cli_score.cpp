@@ -58,11 +58,7 @@ void print_notes(const std::string& path, const GrayImage& img, bool quiet) {
 BackendChoice choose_checked_backend(const CLI::App& cmd, const ScoreOptions& options) {
   const BackendChoice choice = choose_backend(options.backend);
   refuse_unhonoured(given_scoring_options(cmd), choice);
-  if (choice.backend == Backend::Cuda && given(cmd, "--threads"))
-    throw InvalidArgument(
-        "--threads sets the CPU backend's threads; this run uses the CUDA "
-        "backend (" +
-        choice.reason + "): drop --threads, or add --backend cpu");
+  refuse_threads_on_cuda(cmd, choice);
   return choice;
 }
 

@@ -97,11 +97,7 @@ int run_video(const CLI::App& cmd, const VideoArgs& a) {
   const std::optional<ClipFormat> raw = raw_format_option(given_options);
   const BackendChoice choice = choose_backend(options.score.backend);
   refuse_unhonoured(given_options, choice);
-  if (choice.backend == Backend::Cuda && given(cmd, "--threads"))
-    throw InvalidArgument(
-        "--threads sets the CPU backend's threads; this run uses the CUDA "
-        "backend (" +
-        choice.reason + "): drop --threads, or add --backend cpu");
+  refuse_threads_on_cuda(cmd, choice);
   if (a.threads > 0) set_thread_count(a.threads);
   options.score.backend = choice.backend;
   VideoScorer scorer(options, choice.backend);  // refuses options that cannot run (exit 2)

@@ -116,12 +116,8 @@ int run_video_pairs(const CLI::App& cmd, const VideoPairsArgs& a) {
   VideoOptions options = video_options(given);
   const BackendChoice choice = choose_backend(options.score.backend);
   refuse_unhonoured(given, choice);
-  if (cmd.get_option("--threads")->count()) {
-    if (choice.backend == Backend::Cuda)
-      throw InvalidArgument("--threads sets the CPU backend's threads; this run uses the CUDA "
-                            "backend (" + choice.reason + "): drop --threads, or add --backend cpu");
-    set_thread_count(cmd.get_option("--threads")->as<int>());
-  }
+  refuse_threads_on_cuda(cmd, choice);
+  if (cmd.get_option("--threads")->count()) set_thread_count(cmd.get_option("--threads")->as<int>());
   options.score.backend = choice.backend;
   VideoScorer scorer(options, choice.backend);  // refuses options that cannot run (exit 2)
 

@@ -116,9 +116,10 @@ TEST(StmadEdges, FramesBelowMadsMinimumAreRefused) {
 
 TEST(StmadEdges, AFrameOfAnotherSizeIsRefused) {
   StmadModel model(84, 60, Backend::Cpu);
-  EXPECT_THROW(
-      model.add_frames(test::example_frame(0, false), test::example_frame(0, true, 84, 61)),
-      InputError);
+  LumaFrame taller = test::example_frame(0, true);
+  taller.height = 61;
+  taller.samples8.resize(taller.pixels(), 128);
+  EXPECT_THROW(model.add_frames(test::example_frame(0, false), taller), InputError);
 }
 
 TEST(StmadEdges, AScorerOfAnotherInputClassIsRefused) {
