@@ -123,3 +123,47 @@ TEST(VideoAgreementCuda, GpuEqualsCpuOnClipsOfAwkwardShapes) {
 
 }  // namespace
 }  // namespace mad
+
+namespace mad {
+namespace {
+
+// The rows of a clip whose distorted file is cut at frame `cut` (the reader throws there) on
+// `backend`: the frames read before the cut, several of them in flight on the GPU, are scored and
+// delivered before the error propagates.
+std::vector<FrameRow> rows_before_a_cut(Backend backend, int cut, bool& threw) {
+  const ClipShape shape{97, 53, 30, 8};
+  const ClipFormat format = test::gray8_format(shape.width, shape.height);
+  test::MemoryClip ref("ref", format, shape.frames,
+                       [&](int t) { return shaped_frame(shape, t, false); });
+  test::MemoryClip dist("dist", format, shape.frames,
+                        [&](int t) { return shaped_frame(shape, t, true); }, cut);
+  VideoOptions options;
+  options.score.backend = backend;
+  VideoScorer scorer(options, ResolvedBackend(backend));
+  std::vector<FrameRow> rows;
+  threw = false;
+  try {
+    scorer.score(ref, dist, [&](const FrameRow& r) { rows.push_back(r); });
+  } catch (const InputError&) {
+    threw = true;
+  }
+  return rows;
+}
+
+TEST(VideoAgreementCuda, ACutMidClipDeliversTheFramesBeforeItAsTheCpuDoes) {
+  MAD_REQUIRE_GPU();
+  bool cpu_threw = false, gpu_threw = false;
+  const std::vector<FrameRow> cpu = rows_before_a_cut(Backend::Cpu, 17, cpu_threw);
+  const std::vector<FrameRow> gpu = rows_before_a_cut(Backend::Cuda, 17, gpu_threw);
+  EXPECT_TRUE(cpu_threw);
+  EXPECT_TRUE(gpu_threw);
+  ASSERT_EQ(cpu.size(), 17u);
+  ASSERT_EQ(gpu.size(), cpu.size());
+  for (std::size_t i = 0; i < gpu.size(); ++i) {
+    EXPECT_EQ(gpu[i].frame, static_cast<std::int64_t>(i));
+    EXPECT_LE(rel(gpu[i].mad, cpu[i].mad), 1e-12);
+  }
+}
+
+}  // namespace
+}  // namespace mad
