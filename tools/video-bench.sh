@@ -30,13 +30,33 @@ clip uhd 3840 2160 "$n4k" || { echo "VIDEO: cannot write the 4K clips"; exit 1; 
 "$mad" bench --kernels pipeline --sizes 1920x1080,3840x2160 --format json > "$dir/pipeline.json" \
   2> "$dir/pipeline.log" || echo "VIDEO: mad bench --kernels pipeline failed (see $dir/pipeline.log)"
 
-# frames/s of a `mad video` run, from its summary line ("... N.NN frames/s").
-rate() { grep -o '[0-9.]* frames/s' | head -1 | cut -d' ' -f1; }
-declare -A video pipe
+# The two rates of a `mad video` run's summary line ("N.NN frames/s (M.MM after the first
+# frame, ...)"): "WHOLE,RUNNING". The whole run's includes the scorer's set-up, which the
+# engine's batched rate (measured after a warm-up) leaves out; the running rate does too.
+rate() {
+  local line
+  line="$(grep -m1 'frames/s')"
+  echo "$(grep -o '[0-9.]* frames/s' <<< "$line" | cut -d' ' -f1),$(grep -o '[0-9.]* after the first frame' <<< "$line" | cut -d' ' -f1)"
+}
+# Wall seconds of a whole `mad video` process (start-up included): wall ARGS...
+wall() {
+  local s e
+  s=$(date +%s.%N)
+  "$mad" video "$@" > /dev/null 2>>"$dir/video.log"
+  e=$(date +%s.%N)
+  awk -v s="$s" -v e="$e" 'BEGIN { printf "%.4f\n", e - s }'
+}
+# Where the time goes: the whole clip and its first sixth, each as a whole process. Their
+# difference is the steady rate (frames/s once running); what is left of the short run is the
+# start-up (device, plans, slots, the first graphs), which the summary's frames/s includes.
+declare -A video pipe whole part
 for p in double float; do
   for c in hd uhd; do
     video[$c-$p]="$("$mad" video "$dir/$c-ref.y4m" "$dir/$c-dist.y4m" --precision "$p" 2>>"$dir/video.log" | rate)"
     pipe[$c-$p]="$(cat "$dir/$c-dist.y4m" | "$mad" video "$dir/$c-ref.y4m" - --precision "$p" 2>>"$dir/video.log" | rate)"
+    n=$n1080; [ $c = uhd ] && n=$n4k
+    whole[$c-$p]="$(wall "$dir/$c-ref.y4m" "$dir/$c-dist.y4m" --precision "$p")"
+    part[$c-$p]="$(wall "$dir/$c-ref.y4m" "$dir/$c-dist.y4m" --precision "$p" --frame-count $((n / 6)))"
   done
 done
 start=$(date +%s.%N)
@@ -48,7 +68,9 @@ end=$(date +%s.%N)
 "$py" - "$dir/pipeline.json" "$n1080" "$n4k" "$rc" "$start" "$end" \
   "${video[hd-double]}" "${video[uhd-double]}" "${video[hd-float]}" "${video[uhd-float]}" \
   "${pipe[hd-double]}" "${pipe[uhd-double]}" "${pipe[hd-float]}" "${pipe[uhd-float]}" \
-  "$dir/stmad.txt" <<'PY'
+  "$dir/stmad.txt" \
+  "${whole[hd-double]}" "${whole[uhd-double]}" "${whole[hd-float]}" "${whole[uhd-float]}" \
+  "${part[hd-double]}" "${part[uhd-double]}" "${part[hd-float]}" "${part[uhd-float]}" <<'PY'
 import json, sys
 a = sys.argv
 rows = []
@@ -59,16 +81,30 @@ except Exception as e:
     print("VIDEO: no pipeline rows (%s)" % e)
 engine = {(r["width"], r["precision"]): r["pairs_per_s"] for r in rows}
 f = lambda s: float(s) if s else float("nan")
-video = {(1920, "double"): f(a[7]), (3840, "double"): f(a[8]), (1920, "float"): f(a[9]), (3840, "float"): f(a[10])}
-pipe = {(1920, "double"): f(a[11]), (3840, "double"): f(a[12]), (1920, "float"): f(a[13]), (3840, "float"): f(a[14])}
+rates = lambda s: tuple(f(x) for x in (s.split(",") + ["", ""])[:2])  # (whole, running)
+video = {(1920, "double"): rates(a[7]), (3840, "double"): rates(a[8]), (1920, "float"): rates(a[9]), (3840, "float"): rates(a[10])}
+pipe = {(1920, "double"): rates(a[11]), (3840, "double"): rates(a[12]), (1920, "float"): rates(a[13]), (3840, "float"): rates(a[14])}
 frames = {1920: int(a[2]), 3840: int(a[3])}
-for (w, p), v in sorted(video.items()):
+ratio = lambda x, y: x / y if y and y == y else float("nan")
+for (w, p), (whole_rate, running) in sorted(video.items()):
     e = engine.get((w, p))
-    ratio = v / e if e else float("nan")
-    print("VIDEO: %s %s, %d frames from a Y4M file: %.1f frames/s; engine batch-distinct-refs %.1f pairs/s; "
-          "ratio %.3f (goal >= 0.90); from a pipe %.1f frames/s (%.3f of the file's; goal >= 0.90)"
-          % ("1920x1080" if w == 1920 else "3840x2160", p, frames[w], v, e or float("nan"), ratio,
-             pipe[(w, p)], pipe[(w, p)] / v if v else float("nan")))
+    pw, pr = pipe[(w, p)]
+    print("VIDEO: %s %s, %d frames from a Y4M file: %.1f frames/s after the first frame, engine "
+          "batch-distinct-refs %.1f pairs/s: ratio %.3f (goal >= 0.90); whole run with its set-up %.1f "
+          "frames/s (%.3f); from a pipe %.1f after the first frame (%.3f of the file's; goal >= 0.90), "
+          "whole %.1f"
+          % ("1920x1080" if w == 1920 else "3840x2160", p, frames[w], running, e or float("nan"),
+             ratio(running, e), whole_rate, ratio(whole_rate, e), pr, ratio(pr, running), pw))
+whole = {(1920, "double"): f(a[16]), (3840, "double"): f(a[17]), (1920, "float"): f(a[18]), (3840, "float"): f(a[19])}
+part = {(1920, "double"): f(a[20]), (3840, "double"): f(a[21]), (1920, "float"): f(a[22]), (3840, "float"): f(a[23])}
+for (w, p), t in sorted(whole.items()):
+    n, k = frames[w], frames[w] // 6
+    steady = (n - k) / (t - part[(w, p)]) if t > part[(w, p)] else float("nan")
+    e = engine.get((w, p))
+    print("VIDEO: %s %s, where the time goes: process %.3f s for %d frames, %.3f s for %d; steady %.1f frames/s "
+          "(%.3f of the engine's), start-up %.3f s (process start to the first frame's share)"
+          % ("1920x1080" if w == 1920 else "3840x2160", p, t, n, part[(w, p)], k, steady,
+             steady / e if e else float("nan"), part[(w, p)] - k / steady if steady == steady else float("nan")))
 summary = open(a[15]).read().strip().replace("\n", " | ")
 print("VIDEO: ST-MAD 1920x1080 x %d frames, double: rc=%s, %.2f s wall from process start to exit "
       "(goal <= 3 s): %s" % (frames[1920], a[4], float(a[6]) - float(a[5]), summary))

@@ -159,7 +159,10 @@ void VideoLog::end(const VideoLogEnd& end) {
               ",\n  \"dist_frames\": " + std::to_string(end.dist_frames) +
               ",\n  \"notes\": " + json_strings(end.notes) +
               ",\n  \"fps\": " + log_number(end.fps) +
-              ",\n  \"seconds\": " + log_number(end.seconds) + ",\n  \"settings\": {";
+              ",\n  \"seconds\": " + log_number(end.seconds) +
+              ",\n  \"fps_after_first_frame\": " + log_number(end.fps_after_first_frame) +
+              ",\n  \"seconds_to_first_frame\": " + log_number(end.seconds_to_first_frame) +
+              ",\n  \"settings\": {";
       for (std::size_t i = 0; i < end.settings.size(); ++i)
         text += std::string(i ? ",\n" : "\n") + "    " + json_text(end.settings[i].first) + ": " +
                 json_text(end.settings[i].second);
@@ -178,6 +181,8 @@ void VideoLog::end(const VideoLogEnd& end) {
         text += xml_attribute(name, log_number(value));
       text += "/>\n  <fyi " + xml_attribute("fps", log_number(end.fps)) +
               xml_attribute("seconds", log_number(end.seconds)) +
+              xml_attribute("fps_after_first_frame", log_number(end.fps_after_first_frame)) +
+              xml_attribute("seconds_to_first_frame", log_number(end.seconds_to_first_frame)) +
               xml_attribute("frames_scored", std::to_string(end.frames_scored)) +
               xml_attribute("ref_frames", std::to_string(end.ref_frames)) +
               xml_attribute("dist_frames", std::to_string(end.dist_frames)) + "/>\n";

@@ -47,6 +47,8 @@ struct VideoLogEnd {
   std::vector<std::string> notes;  // e.g. why TMAD is not defined, clips of different lengths
   std::int64_t frames_scored = 0, ref_frames = 0, dist_frames = 0;
   double fps = 0, seconds = 0;  // frames scored a second, and the run's seconds
+  // The rate after the first frame's row and when that row came (VideoSummary's); not vmaf's.
+  double fps_after_first_frame = 0, seconds_to_first_frame = 0;
   NamedTexts settings;          // the settings record's keys and values
 };
 

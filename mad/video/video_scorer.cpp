@@ -157,6 +157,7 @@ VideoSummary VideoScorer::score(ClipReader& ref, ClipReader& dist,
   BatchScorer scorer(options_.score, backend_);
   // One double per scored frame and figure: the percentiles need them all (frame_pooling.h).
   std::vector<double> mads, his, los;
+  std::chrono::steady_clock::time_point first_row, last_row;
   const auto deliver = [&](std::vector<BatchScorer::Finished>&& finished) {
     for (BatchScorer::Finished& f : finished) {
       if (!f.ok) {
@@ -164,6 +165,8 @@ VideoSummary VideoScorer::score(ClipReader& ref, ClipReader& dist,
         throw InputError("frame " + std::to_string(f.tag) + ": " + f.error);
       }
       const FrameRow row{static_cast<std::int64_t>(f.tag), f.result.mad, f.result.hi, f.result.lo};
+      last_row = std::chrono::steady_clock::now();
+      if (mads.empty()) first_row = last_row;
       mads.push_back(row.mad);
       his.push_back(row.hi);
       los.push_back(row.lo);
@@ -204,6 +207,10 @@ VideoSummary VideoScorer::score(ClipReader& ref, ClipReader& dist,
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary.frames_per_second =
       summary.seconds > 0 ? static_cast<double>(summary.frames_scored) / summary.seconds : 0;
+  summary.seconds_to_first_frame = std::chrono::duration<double>(first_row - start).count();
+  const double running = std::chrono::duration<double>(last_row - first_row).count();
+  if (summary.frames_scored > 1 && running > 0)
+    summary.frames_per_second_running = static_cast<double>(summary.frames_scored - 1) / running;
   return summary;
 }
 

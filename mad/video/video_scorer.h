@@ -40,7 +40,12 @@ struct VideoSummary {
   PooledFigure mad, hi, lo;
   std::optional<StmadFigures> stmad;
   std::vector<std::string> warnings;  // e.g. clips of different lengths
-  double seconds = 0, frames_per_second = 0;
+  double seconds = 0, frames_per_second = 0;  // the whole run, set-up included
+  // When the first frame's row came (the scorer's set-up: cuFFT plans, the slots, their first
+  // graphs; then that frame), and the rate from that row to the last: the clip's running rate,
+  // comparable with the engine's batched rate, which is measured after a warm-up. 0 with fewer
+  // than two frames.
+  double seconds_to_first_frame = 0, frames_per_second_running = 0;
   Backend backend = Backend::Cpu;
   Precision precision = Precision::Double;
   InputClass input_class = InputClass::Double;

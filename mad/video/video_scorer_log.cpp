@@ -44,6 +44,8 @@ results::VideoLogEnd video_log_end(const VideoSummary& s, const VideoOptions& op
   end.dist_frames = s.dist_frames;
   end.fps = s.frames_per_second;
   end.seconds = s.seconds;
+  end.fps_after_first_frame = s.frames_per_second_running;
+  end.seconds_to_first_frame = s.seconds_to_first_frame;
   end.settings = video_settings(options, s.backend);
   return end;
 }

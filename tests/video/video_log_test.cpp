@@ -55,6 +55,8 @@ class VideoLogTest : public ::testing::Test {
     e.ref_frames = e.dist_frames = 2;
     e.fps = 12.5;
     e.seconds = 0.16;
+    e.fps_after_first_frame = 20;
+    e.seconds_to_first_frame = 0.11;
     e.settings = {{"mad_version", "2011"}, {"input_class", "double"}, {"stmad", "true"}};
     return e;
   }
@@ -85,6 +87,8 @@ TEST_F(VideoLogTest, JsonHasVmafsShape) {
   EXPECT_EQ(j["smad"], 3.25);
   EXPECT_TRUE(j["stmad"].is_null());
   EXPECT_EQ(j["fps"], 12.5);
+  EXPECT_EQ(j["fps_after_first_frame"], 20);
+  EXPECT_EQ(j["seconds_to_first_frame"], 0.11);
   EXPECT_EQ(j["params"]["qualityWidth"], 64);
   EXPECT_EQ(j["params"]["ref"], "ref \"a\".y4m");
   EXPECT_EQ(j["params"]["frameRate"], 25);
@@ -111,6 +115,7 @@ TEST_F(VideoLogTest, XmlHasVmafsElements) {
             std::string::npos)
       << x;
   EXPECT_NE(x.find("<fyi fps=\"12.5\""), std::string::npos) << x;
+  EXPECT_NE(x.find("fps_after_first_frame=\"20\" seconds_to_first_frame=\"0.11\""), std::string::npos) << x;
   EXPECT_NE(x.find("</VMAF>\n"), std::string::npos);
 }
 

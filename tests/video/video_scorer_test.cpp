@@ -77,6 +77,12 @@ TEST(VideoScorer, EachRowIsTheImagePathsScoreOfThatFrameInDouble) {
   EXPECT_DOUBLE_EQ(r.summary.mad.mean, sum / 4);
   EXPECT_TRUE(r.summary.warnings.empty());
   EXPECT_GT(r.summary.frames_per_second, 0);
+  // The running rate spans the first row to the last: the first row's time plus the three
+  // intervals after it end within the run.
+  EXPECT_GT(r.summary.seconds_to_first_frame, 0);
+  ASSERT_GT(r.summary.frames_per_second_running, 0);
+  EXPECT_LE(r.summary.seconds_to_first_frame + 3 / r.summary.frames_per_second_running,
+            r.summary.seconds * (1 + 1e-12));
 }
 
 TEST(VideoScorer, Uint8InputClassIsHonoured) {

@@ -203,6 +203,8 @@ py::dict summary_dict(const VideoSummary& s, const std::vector<FrameRow>& rows,
   d["warnings"] = s.warnings;
   d["seconds"] = s.seconds;
   d["frames_per_second"] = s.frames_per_second;
+  d["frames_per_second_after_first_frame"] = s.frames_per_second_running;
+  d["seconds_to_first_frame"] = s.seconds_to_first_frame;
   d["width"] = s.format.width;
   d["height"] = s.format.height;
   d["pixel_format"] = s.format.pixel_format();

@@ -66,6 +66,8 @@ class VideoResult:
     input_class: str
     seconds: float
     frames_per_second: float
+    frames_per_second_after_first_frame: float
+    seconds_to_first_frame: float
     warnings: list = field(default_factory=list)
     settings: list = field(default_factory=list)
 
