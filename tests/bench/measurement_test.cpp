@@ -25,24 +25,27 @@ TEST(Measurement, MedianOf) {
   EXPECT_THROW(median_of({}), InvalidArgument);
 }
 
+// The figures summarize() derives from the samples: median, min and max (ms) exactly, and the
+// spread (%) to within rounding.
+void expect_figures(const Measurement& m, double median, double min, double max, double spread) {
+  EXPECT_EQ(m.median_ms, median);
+  EXPECT_EQ(m.min_ms, min);
+  EXPECT_EQ(m.max_ms, max);
+  EXPECT_DOUBLE_EQ(m.spread_pct, spread);
+}
+
 TEST(Measurement, SummarizeOddCount) {
   const Measurement m = summarize({5.0, 1.0, 4.0, 2.0, 3.0}, 2);
   EXPECT_EQ(m.warmup, 2);
   EXPECT_EQ(m.runs, 5);
   EXPECT_EQ(m.samples_ms, (std::vector<double>{5.0, 1.0, 4.0, 2.0, 3.0}));  // run order kept
-  EXPECT_EQ(m.median_ms, 3.0);
-  EXPECT_EQ(m.min_ms, 1.0);
-  EXPECT_EQ(m.max_ms, 5.0);
-  EXPECT_DOUBLE_EQ(m.spread_pct, 100.0 * 4.0 / 3.0);
+  expect_figures(m, 3.0, 1.0, 5.0, 100.0 * 4.0 / 3.0);
 }
 
 TEST(Measurement, SummarizeEvenCount) {
   const Measurement m = summarize({8.0, 2.0, 6.0, 4.0}, 0);
   EXPECT_EQ(m.runs, 4);
-  EXPECT_EQ(m.median_ms, 5.0);
-  EXPECT_EQ(m.min_ms, 2.0);
-  EXPECT_EQ(m.max_ms, 8.0);
-  EXPECT_DOUBLE_EQ(m.spread_pct, 120.0);
+  expect_figures(m, 5.0, 2.0, 8.0, 120.0);
 }
 
 TEST(Measurement, SummarizeEdgeCases) {
@@ -60,10 +63,7 @@ TEST(Measurement, PerItemScalesEveryFigure) {
   const Measurement m = per_item(summarize({40.0, 10.0, 20.0}, 1), 10.0);
   EXPECT_EQ(m.warmup, 1);
   EXPECT_EQ(m.runs, 3);
-  EXPECT_EQ(m.median_ms, 2.0);
-  EXPECT_EQ(m.min_ms, 1.0);
-  EXPECT_EQ(m.max_ms, 4.0);
-  EXPECT_DOUBLE_EQ(m.spread_pct, 150.0);  // a ratio: unchanged by the scaling
+  expect_figures(m, 2.0, 1.0, 4.0, 150.0);  // the spread, a ratio, unchanged by the scaling
   EXPECT_THROW(per_item(m, 0.0), InvalidArgument);
 }
 

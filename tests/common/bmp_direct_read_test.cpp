@@ -274,56 +274,61 @@ TEST(BmpDirectRead, OtherFilesAreDeclinedAndDecodeThroughStbAsBefore) {
     s.width = 7, s.height = 5, s.bpp = bpp, s.header = header, s.compression = compression;
     return s;
   };
-  BmpSpec s = spec(16, 40, 0);
-  expect_declined(assemble(s), true, "16-bit 555");
-  s = spec(16, 40, 3);
-  s.masks = {0xF800, 0x07E0, 0x001F, 0};
-  expect_declined(assemble(s), true, "16-bit 565 bitfields");
-  s = spec(8, 40, 0);
-  s.palette = gray_palette(256, 5);
-  s.palette[200] = {10, 20, 30};
-  expect_declined(assemble(s), true, "8-bit colour palette");
-  s = spec(4, 40, 0);
-  s.palette = gray_palette(16, 6);
-  expect_declined(assemble(s), true, "4-bit gray palette");
-  s = spec(1, 40, 0);
-  s.palette = {{0, 0, 0}, {255, 255, 255}};
-  expect_declined(assemble(s), true, "1-bit");
-  s = spec(24, 12, 0);
-  expect_declined(assemble(s), true, "OS/2 24-bit");
-  s = spec(24, 56, 0);
-  expect_declined(assemble(s), true, "V3 header 24-bit");
-  s = spec(32, 40, 3);
-  s.masks = {0x000000FFu, 0x0000FF00u, 0x00FF0000u, 0};  // R and B swapped
-  expect_declined(assemble(s), true, "32-bit BGR masks");
-  s = spec(32, 124, 3);
-  s.masks = {0x00FF0000u, 0x0000FF00u, 0x000000FFu, 0x0F000000u};
-  expect_declined(assemble(s), true, "32-bit 4-bit alpha mask");
-  s = spec(32, 124, 3);
-  s.masks = {0xFF000000u, 0x00FF0000u, 0x0000FF00u, 0x000000FFu};
-  expect_declined(assemble(s), true, "32-bit RGBA masks");
-
-  // stb refuses these; decode_stb still says InputError.
-  s = spec(8, 40, 1);
-  s.palette = gray_palette(256, 7);
-  expect_declined(assemble(s), false, "RLE8");
-  s = spec(24, 40, 3);
-  expect_declined(assemble(s), false, "24-bit BI_BITFIELDS");
-  s = spec(24, 40, 0);
-  s.offset_extra = 4;
-  expect_declined(assemble(s), false, "24-bit with a gap before the pixels");
-  s = spec(32, 124, 0);
-  s.offset_extra = 1;
-  expect_declined(assemble(s), false, "32-bit V5 with a gap before the pixels");
-  s = spec(8, 40, 0);
-  expect_declined(assemble(s), false, "8-bit without a palette");
-  s = spec(24, 40, 0);
-  s.planes = 2;
-  expect_declined(assemble(s), false, "2 planes");
+  // Each a 7x5 file of its bpp, header size and compression, `edit` making it what it is.
+  const struct {
+    const char* what;
+    bool stb_reads;  // else stb refuses it and decode_stb still says InputError
+    int bpp;
+    std::uint32_t header, compression;
+    void (*edit)(BmpSpec&);
+  } declined[] = {
+      {"16-bit 555", true, 16, 40, 0, nullptr},
+      {"16-bit 565 bitfields", true, 16, 40, 3,
+       [](BmpSpec& s) {
+         s.masks = {0xF800, 0x07E0, 0x001F, 0};
+       }},
+      {"8-bit colour palette", true, 8, 40, 0,
+       [](BmpSpec& s) {
+         s.palette = gray_palette(256, 5);
+         s.palette[200] = {10, 20, 30};
+       }},
+      {"4-bit gray palette", true, 4, 40, 0, [](BmpSpec& s) { s.palette = gray_palette(16, 6); }},
+      {"1-bit", true, 1, 40, 0,
+       [](BmpSpec& s) {
+         s.palette = {{0, 0, 0}, {255, 255, 255}};
+       }},
+      {"OS/2 24-bit", true, 24, 12, 0, nullptr},
+      {"V3 header 24-bit", true, 24, 56, 0, nullptr},
+      {"32-bit BGR masks", true, 32, 40, 3,  // R and B swapped
+       [](BmpSpec& s) {
+         s.masks = {0x000000FFu, 0x0000FF00u, 0x00FF0000u, 0};
+       }},
+      {"32-bit 4-bit alpha mask", true, 32, 124, 3,
+       [](BmpSpec& s) {
+         s.masks = {0x00FF0000u, 0x0000FF00u, 0x000000FFu, 0x0F000000u};
+       }},
+      {"32-bit RGBA masks", true, 32, 124, 3,
+       [](BmpSpec& s) {
+         s.masks = {0xFF000000u, 0x00FF0000u, 0x0000FF00u, 0x000000FFu};
+       }},
+      {"RLE8", false, 8, 40, 1, [](BmpSpec& s) { s.palette = gray_palette(256, 7); }},
+      {"24-bit BI_BITFIELDS", false, 24, 40, 3, nullptr},
+      {"24-bit with a gap before the pixels", false, 24, 40, 0,
+       [](BmpSpec& s) { s.offset_extra = 4; }},
+      {"32-bit V5 with a gap before the pixels", false, 32, 124, 0,
+       [](BmpSpec& s) { s.offset_extra = 1; }},
+      {"8-bit without a palette", false, 8, 40, 0, nullptr},
+      {"2 planes", false, 24, 40, 0, [](BmpSpec& s) { s.planes = 2; }},
+  };
+  for (const auto& d : declined) {
+    BmpSpec s = spec(d.bpp, d.header, d.compression);
+    if (d.edit) d.edit(s);
+    expect_declined(assemble(s), d.stb_reads, d.what);
+  }
 
   // An index past the palette: stb reads its uninitialised palette slots, so there is nothing
   // to compare; the direct reader must not guess.
-  s = spec(8, 40, 0);
+  BmpSpec s = spec(8, 40, 0);
   s.palette = gray_palette(4, 8);
   s.max_index = 200;
   EXPECT_FALSE(decode_bmp_direct(assemble(s)).has_value()) << "index past the palette";

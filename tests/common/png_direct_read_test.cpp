@@ -105,14 +105,21 @@ std::vector<std::uint8_t> random_filtered_rows(std::uint32_t width, std::uint32_
   return raw;
 }
 
-PngParts random_parts(std::uint32_t width, std::uint32_t height, int colour_type,
-                      std::uint32_t seed) {
+// An 8-bit image of `colour_type` whose filtered rows are `raw`, in one IDAT chunk.
+PngParts parts(std::uint32_t width, std::uint32_t height, int colour_type,
+               const std::vector<std::uint8_t>& raw) {
   PngParts p;
   p.width = width;
   p.height = height;
   p.colour_type = colour_type;
-  p.zlib = compress(random_filtered_rows(width, height, channels_of(colour_type), seed));
+  p.zlib = compress(raw);
   return p;
+}
+
+PngParts random_parts(std::uint32_t width, std::uint32_t height, int colour_type,
+                      std::uint32_t seed, int filter = -1) {
+  return parts(width, height, colour_type,
+               random_filtered_rows(width, height, channels_of(colour_type), seed, filter));
 }
 
 void expect_same(const DecodedImage& a, const DecodedImage& b, const std::string& what) {
@@ -175,16 +182,10 @@ TEST_F(PngDirectRead, RandomRowsOfEveryFilterMatchLibpng) {
   for (int colour_type : {0, 2, 4, 6})
     for (const auto& s : sizes)
       for (int filter = -1; filter <= 4; ++filter) {
-        PngParts p;
-        p.width = s[0];
-        p.height = s[1];
-        p.colour_type = colour_type;
-        p.zlib =
-            compress(random_filtered_rows(s[0], s[1], channels_of(colour_type), ++seed, filter));
-        expect_accepted_and_equal(assemble(p), "colour type " + std::to_string(colour_type) + ", " +
-                                                   std::to_string(s[0]) + "x" +
-                                                   std::to_string(s[1]) + ", filter " +
-                                                   std::to_string(filter));
+        expect_accepted_and_equal(assemble(random_parts(s[0], s[1], colour_type, ++seed, filter)),
+                                  "colour type " + std::to_string(colour_type) + ", " +
+                                      std::to_string(s[0]) + "x" + std::to_string(s[1]) +
+                                      ", filter " + std::to_string(filter));
       }
 }
 
@@ -203,23 +204,17 @@ TEST_F(PngDirectRead, SplitImageDataAncillaryChunksAndTrailingBytesAreAccepted) 
 
 // Above 32 MiB of image data the reader uses buffers of its own instead of the thread's.
 TEST_F(PngDirectRead, ALargeImageMatchesLibpng) {
-  PngParts p;
-  p.width = 4001;
-  p.height = 3001;
-  p.colour_type = 2;
+  constexpr std::uint32_t kWidth = 4001, kHeight = 3001;
   std::vector<std::uint8_t> raw;
   std::mt19937 rng(9);
-  for (std::uint32_t y = 0; y < p.height; ++y) {
+  for (std::uint32_t y = 0; y < kHeight; ++y) {
     raw.push_back(static_cast<std::uint8_t>(y % 5));
-    for (std::uint32_t i = 0; i < p.width * 3; ++i)
+    for (std::uint32_t i = 0; i < kWidth * 3; ++i)
       raw.push_back(static_cast<std::uint8_t>(i % 97 == 0 ? rng() : 0));
   }
-  p.zlib = compress(raw);
-  expect_accepted_and_equal(assemble(p), "4001x3001 RGB");
-  p.width = 3;  // and a small one after it, through the thread's buffers again
-  p.height = 2;
-  p.zlib = compress(random_filtered_rows(3, 2, 3, 4));
-  expect_accepted_and_equal(assemble(p), "3x2 RGB after the large one");
+  expect_accepted_and_equal(assemble(parts(kWidth, kHeight, 2, raw)), "4001x3001 RGB");
+  // And a small one after it, through the thread's buffers again.
+  expect_accepted_and_equal(assemble(random_parts(3, 2, 2, 4)), "3x2 RGB after the large one");
 }
 
 TEST_F(PngDirectRead, FilesWrittenByLibpngDecodeToTheirSamples) {

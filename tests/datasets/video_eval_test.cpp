@@ -14,6 +14,7 @@
 #include "datasets/video_eval.h"
 #include "mad/results/csv.h"
 #include "mad/results/video_results.h"
+#include "tests/support/luma_clip.h"
 #include "tests/support/stmad_example_clip.h"
 #include "tests/support/test_support.h"
 
@@ -26,18 +27,11 @@ constexpr int kW = 48, kH = 40, kFrames = 3;
 // A reference clip and its copy with noise of amplitude `noise` added.
 std::vector<LumaFrame> clip(unsigned seed, int noise) {
   std::mt19937 rng(seed);
-  std::vector<LumaFrame> frames(kFrames);
-  for (LumaFrame& f : frames) {
-    f.width = kW;
-    f.height = kH;
-    f.samples8.resize(f.pixels());
-    for (std::size_t i = 0; i < f.pixels(); ++i) {
-      const int smooth = static_cast<int>(64 + (i % kW) * 2 + (i / kW));
-      const int n = noise ? static_cast<int>(rng() % (2 * noise + 1)) - noise : 0;
-      f.samples8[i] = static_cast<std::uint8_t>(std::clamp(smooth + n, 0, 255));
-    }
-  }
-  return frames;
+  return test::luma_clip8(kW, kH, kFrames, [&](std::size_t i) {
+    const int smooth = static_cast<int>(64 + (i % kW) * 2 + (i / kW));
+    const int n = noise ? static_cast<int>(rng() % (2 * noise + 1)) - noise : 0;
+    return static_cast<std::uint8_t>(std::clamp(smooth + n, 0, 255));
+  });
 }
 
 class VideoEval : public ::testing::Test {

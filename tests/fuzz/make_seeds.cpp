@@ -304,43 +304,52 @@ int main(int argc, char** argv) {
   g_root = argv[1];
   TIFFSetWarningHandler(nullptr);
   try {
-    save("png", "gray8.png", make_png({9, 7, PNG_COLOR_TYPE_GRAY, 8, 1, false, false, false}));
-    save("png", "gray1.png", make_png({13, 5, PNG_COLOR_TYPE_GRAY, 1, 1, false, false, false}));
-    save("png", "gray4_interlaced.png",
-         make_png({11, 9, PNG_COLOR_TYPE_GRAY, 4, 1, true, false, false}));
-    save("png", "gray16.png", make_png({6, 5, PNG_COLOR_TYPE_GRAY, 16, 1, false, false, false}));
-    save("png", "gray_alpha8.png",
-         make_png({5, 4, PNG_COLOR_TYPE_GRAY_ALPHA, 8, 2, false, false, false}));
-    save("png", "rgb8_interlaced.png",
-         make_png({10, 9, PNG_COLOR_TYPE_RGB, 8, 3, true, false, false}));
-    save("png", "rgb16.png", make_png({5, 4, PNG_COLOR_TYPE_RGB, 16, 3, false, false, false}));
-    save("png", "rgba8.png", make_png({6, 6, PNG_COLOR_TYPE_RGB_ALPHA, 8, 4, false, false, false}));
-    save("png", "palette4_trns.png",
-         make_png({8, 6, PNG_COLOR_TYPE_PALETTE, 4, 1, false, true, true}));
-    save("png", "palette8.png", make_png({7, 5, PNG_COLOR_TYPE_PALETTE, 8, 1, false, true, false}));
+    // One row a seed file: its name and the encoder's settings.
+    const struct {
+      const char* name;
+      PngSeed seed;
+    } pngs[] = {
+        {"gray8.png", {9, 7, PNG_COLOR_TYPE_GRAY, 8, 1, false, false, false}},
+        {"gray1.png", {13, 5, PNG_COLOR_TYPE_GRAY, 1, 1, false, false, false}},
+        {"gray4_interlaced.png", {11, 9, PNG_COLOR_TYPE_GRAY, 4, 1, true, false, false}},
+        {"gray16.png", {6, 5, PNG_COLOR_TYPE_GRAY, 16, 1, false, false, false}},
+        {"gray_alpha8.png", {5, 4, PNG_COLOR_TYPE_GRAY_ALPHA, 8, 2, false, false, false}},
+        {"rgb8_interlaced.png", {10, 9, PNG_COLOR_TYPE_RGB, 8, 3, true, false, false}},
+        {"rgb16.png", {5, 4, PNG_COLOR_TYPE_RGB, 16, 3, false, false, false}},
+        {"rgba8.png", {6, 6, PNG_COLOR_TYPE_RGB_ALPHA, 8, 4, false, false, false}},
+        {"palette4_trns.png", {8, 6, PNG_COLOR_TYPE_PALETTE, 4, 1, false, true, true}},
+        {"palette8.png", {7, 5, PNG_COLOR_TYPE_PALETTE, 8, 1, false, true, false}},
+    };
+    for (const auto& p : pngs) save("png", p.name, make_png(p.seed));
 
-    save("jpeg", "gray_baseline.jpg", make_jpeg({16, 8, 1, false, 0, 80}));
-    save("jpeg", "rgb_baseline.jpg", make_jpeg({17, 9, 3, false, 0, 75}));
-    save("jpeg", "rgb_progressive.jpg", make_jpeg({16, 16, 3, true, 0, 60}));
-    save("jpeg", "gray_progressive_restart.jpg", make_jpeg({24, 16, 1, true, 1, 90}));
-    save("jpeg", "rgb_restart.jpg", make_jpeg({32, 16, 3, false, 1, 50}));
+    const struct {
+      const char* name;
+      JpegSeed seed;
+    } jpegs[] = {
+        {"gray_baseline.jpg", {16, 8, 1, false, 0, 80}},
+        {"rgb_baseline.jpg", {17, 9, 3, false, 0, 75}},
+        {"rgb_progressive.jpg", {16, 16, 3, true, 0, 60}},
+        {"gray_progressive_restart.jpg", {24, 16, 1, true, 1, 90}},
+        {"rgb_restart.jpg", {32, 16, 3, false, 1, 50}},
+    };
+    for (const auto& j : jpegs) save("jpeg", j.name, make_jpeg(j.seed));
 
-    save("tiff", "gray8_strips.tif",
-         make_tiff({9, 7, 1, 8, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, false, 0}));
-    save("tiff", "gray8_miniswhite_lzw.tif",
-         make_tiff({9, 7, 1, 8, PHOTOMETRIC_MINISWHITE, COMPRESSION_LZW, false, 0}));
-    save("tiff", "gray16_tiles.tif",
-         make_tiff({20, 18, 1, 16, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, false, 16}));
-    save("tiff", "gray_alpha8_deflate.tif",
-         make_tiff({6, 5, 2, 8, PHOTOMETRIC_MINISBLACK, COMPRESSION_ADOBE_DEFLATE, false, 0}));
-    save("tiff", "rgb8_packbits.tif",
-         make_tiff({7, 6, 3, 8, PHOTOMETRIC_RGB, COMPRESSION_PACKBITS, false, 0}));
-    save("tiff", "rgb16_planar.tif",
-         make_tiff({5, 4, 3, 16, PHOTOMETRIC_RGB, COMPRESSION_NONE, true, 0}));
-    save("tiff", "rgba8_planar_tiles.tif",
-         make_tiff({17, 16, 4, 8, PHOTOMETRIC_RGB, COMPRESSION_NONE, true, 16}));
-    save("tiff", "ycbcr_jpeg.tif",
-         make_tiff({16, 16, 3, 8, PHOTOMETRIC_YCBCR, COMPRESSION_JPEG, false, 0}));
+    const struct {
+      const char* name;
+      TiffSeed seed;
+    } tiffs[] = {
+        {"gray8_strips.tif", {9, 7, 1, 8, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, false, 0}},
+        {"gray8_miniswhite_lzw.tif",
+         {9, 7, 1, 8, PHOTOMETRIC_MINISWHITE, COMPRESSION_LZW, false, 0}},
+        {"gray16_tiles.tif", {20, 18, 1, 16, PHOTOMETRIC_MINISBLACK, COMPRESSION_NONE, false, 16}},
+        {"gray_alpha8_deflate.tif",
+         {6, 5, 2, 8, PHOTOMETRIC_MINISBLACK, COMPRESSION_ADOBE_DEFLATE, false, 0}},
+        {"rgb8_packbits.tif", {7, 6, 3, 8, PHOTOMETRIC_RGB, COMPRESSION_PACKBITS, false, 0}},
+        {"rgb16_planar.tif", {5, 4, 3, 16, PHOTOMETRIC_RGB, COMPRESSION_NONE, true, 0}},
+        {"rgba8_planar_tiles.tif", {17, 16, 4, 8, PHOTOMETRIC_RGB, COMPRESSION_NONE, true, 16}},
+        {"ycbcr_jpeg.tif", {16, 16, 3, 8, PHOTOMETRIC_YCBCR, COMPRESSION_JPEG, false, 0}},
+    };
+    for (const auto& t : tiffs) save("tiff", t.name, make_tiff(t.seed));
 
     save("stb", "bmp8_palette.bmp", make_bmp(7, 5, 8, false));
     save("stb", "bmp24.bmp", make_bmp(5, 4, 24, false));

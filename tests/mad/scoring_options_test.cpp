@@ -11,15 +11,12 @@
 #include "common/error.h"
 #include "mad/scoring_options.h"
 #include "mad/variants.h"
+#include "tests/support/given_options.h"
 
 namespace mad {
 namespace {
 
-GivenOptions given(std::initializer_list<std::pair<const char*, const char*>> options) {
-  GivenOptions g;
-  for (const auto& [name, value] : options) g.emplace_back(&scoring_option(name), value);
-  return g;
-}
+using test::given;
 
 std::string recorded(const ScoreOptions& o, Backend b, const std::string& key) {
   for (const auto& [k, v] : recorded_settings(o, b))
@@ -65,11 +62,9 @@ TEST(ScoringOptions, WrittenDefaultsAreTheDefaults) {
 }
 
 TEST(ScoringOptions, BadValuesAreRefusedNamingTheAcceptedOnes) {
-  EXPECT_THROW(apply_scoring_options(given({{"--backend", "gpu"}})), InvalidArgument);
-  EXPECT_THROW(apply_scoring_options(given({{"--mad-version", "2012"}})), InvalidArgument);
-  EXPECT_THROW(apply_scoring_options(given({{"--a5", "a5-nonexistent"}})), InvalidArgument);
-  EXPECT_THROW(apply_scoring_options(given({{"--subband-transform", "fft"}})), InvalidArgument);
-  EXPECT_THROW(apply_scoring_options(given({{"--gpu-memory-limit", "lots"}})), InvalidArgument);
+  test::expect_each_refused([](const GivenOptions& g) { apply_scoring_options(g); },
+                            {"--backend=gpu", "--mad-version=2012", "--a5=a5-nonexistent",
+                             "--subband-transform=fft", "--gpu-memory-limit=lots"});
   EXPECT_THROW(scoring_option("--no-such-option"), Error);
 }
 

@@ -204,83 +204,108 @@ void expect_another_route(const std::vector<double>& got, const std::vector<doub
     EXPECT_NEAR(got[i], by_default[i], 1e-6 * std::max(1.0, std::abs(by_default[i]))) << i;
 }
 
+// The JSON document a run printed (after any notes before it).
+nlohmann::json printed_json(const test::CommandResult& r) {
+  return nlohmann::json::parse(r.out.substr(r.out.find('{')));
+}
+
+// The effect of a row whose run succeeds and prints JSON holding `value` at `pointer`
+// (e.g. "/nick/window").
+std::function<void(const test::CommandResult&)> prints(const std::string& pointer,
+                                                       const nlohmann::json& value) {
+  return [pointer, value](const test::CommandResult& r) {
+    ok(r);
+    EXPECT_EQ(printed_json(r)[nlohmann::json::json_pointer(pointer)], value);
+  };
+}
+
+// The effect of a row whose run succeeds and prints `text`.
+std::function<void(const test::CommandResult&)> says(const std::string& text) {
+  return [text](const test::CommandResult& r) {
+    ok(r);
+    EXPECT_NE(r.out.find(text), std::string::npos) << r.out;
+  };
+}
+
+// Columns of a results file scored without a row's option: the default's figures that the row's
+// are set against.
+using DefaultScores = std::function<std::vector<double>(const std::vector<std::string>&)>;
+
+// A GPU-only row that names another kernel or transform than the default's and writes out.csv
+// (`args`): with a device, the settings record holds `setting` (key=value) and `columns` are
+// the default's by another route; without one, the option is refused saying `refused`.
+Row another_route_row(const std::string& option, const std::string& args,
+                      const std::string& refused, const std::string& setting,
+                      const std::vector<std::string>& columns, const DefaultScores& by_default) {
+  return {option, args, true, refused, [setting, columns, by_default](auto& r) {
+            ok(r);
+            EXPECT_NE(text("out.csv.settings").find(setting), std::string::npos);
+            const std::vector<double> got = numbers(text("out.csv"), columns);
+            expect_another_route(got, by_default(columns));
+          }};
+}
+
+// The columns of `mad score --pairs list.csv` with the default backend (the GPU, where the
+// rows that compare with them run) and variants.
+std::vector<double> score_gpu_scores(const std::vector<std::string>& columns) {
+  ok(run_here("score --pairs list.csv --out base.csv --force"));
+  return numbers(text("base.csv"), columns);
+}
+
 // The rows of `mad score`. Base: no options but the pair (or --pairs) each row adds.
 std::vector<Row> score_rows(const std::string& pair) {
-  const auto j = [](const test::CommandResult& r) {
-    return nlohmann::json::parse(r.out.substr(r.out.find('{')));
-  };
   const std::string cpu_json = "--backend cpu --json " + pair;
   return {
-      {"REF", pair, false, "",
-       [](auto& r) {
-         ok(r);
-         EXPECT_NE(r.out.find("MAD "), r.out.npos);
-       }},
+      {"REF", pair, false, "", says("MAD ")},
       {"DIST", "ref.png", false, "REF and DIST"},
       {"--json", "--json " + pair, false, "",
-       [j](auto& r) {
+       [](auto& r) {
          ok(r);
-         EXPECT_TRUE(j(r).contains("backend_reason"));
+         EXPECT_TRUE(printed_json(r).contains("backend_reason"));
        }},
-      {"--backend", cpu_json, false, "",
-       [j](auto& r) {
-         ok(r);
-         EXPECT_EQ(j(r)["backend_reason"], "requested");
-       }},
+      {"--backend", cpu_json, false, "", prints("/backend_reason", "requested")},
       {"--backend", "--backend gpu " + pair, false, "expected auto, cpu or cuda"},
       // 2010 scales d_detect by 1 instead of 200: the same lo, hi 200 times smaller.
       {"--mad-version", "--mad-version 2010 " + cpu_json, false, "",
-       [j, cpu_json](auto& r) {
+       [cpu_json](auto& r) {
          ok(r);
-         const auto base = j(run_here("score " + cpu_json));
-         EXPECT_EQ(j(r)["mad_version"], 2010);
-         EXPECT_EQ(j(r)["lo"], base["lo"]);
-         EXPECT_NEAR(j(r)["hi"].template get<double>() * 200, base["hi"].template get<double>(),
-                     1e-9 * base["hi"].template get<double>());
+         const auto base = printed_json(run_here("score " + cpu_json));
+         EXPECT_EQ(printed_json(r)["mad_version"], 2010);
+         EXPECT_EQ(printed_json(r)["lo"], base["lo"]);
+         EXPECT_NEAR(printed_json(r)["hi"].template get<double>() * 200,
+                     base["hi"].template get<double>(), 1e-9 * base["hi"].template get<double>());
        }},
       // Double input skips the uint8 path's rounding: another hi for the same 8-bit pair.
       {"--input-class", "--input-class double " + cpu_json, false, "",
-       [j, cpu_json](auto& r) {
+       [cpu_json](auto& r) {
          ok(r);
-         EXPECT_EQ(j(r)["input_class"], "double");
-         EXPECT_NE(j(r)["hi"], j(run_here("score " + cpu_json))["hi"]);
+         EXPECT_EQ(printed_json(r)["input_class"], "double");
+         EXPECT_NE(printed_json(r)["hi"], printed_json(run_here("score " + cpu_json))["hi"]);
        }},
       {"--precision", "--precision float --json " + pair, true, "needs the CUDA backend",
-       [j](auto& r) {
-         ok(r);
-         EXPECT_EQ(j(r)["precision"], "float");
-       }},
+       prints("/precision", "float")},
       {"--precision", "--backend cpu --precision float " + pair, false, "--backend cpu was given"},
       // GPU-only rows name a variant of another algorithm than the default's (a5-fast,
       // det-fast, the fused transform): with a device, the scores differ from the default's in
       // their last bits; without one, the option is refused.
       {"--a5", "--a5 a5-original --json " + pair, true, "--a5 picks a GPU kernel",
-       [j, pair](auto& r) {
+       [pair](auto& r) {
          ok(r);
-         EXPECT_EQ(j(r)["a5_variant"], "a5-original");
-         expect_another_route(numbers(j(r), {"mad", "hi", "lo"}),
-                              numbers(j(run_here("score --json " + pair)), {"mad", "hi", "lo"}));
+         EXPECT_EQ(printed_json(r)["a5_variant"], "a5-original");
+         expect_another_route(
+             numbers(printed_json(r), {"mad", "hi", "lo"}),
+             numbers(printed_json(run_here("score --json " + pair)), {"mad", "hi", "lo"}));
        }},
-      {"--det-variant", "--det-variant det-original --pairs list.csv --out out.csv", true,
-       "--det-variant picks a GPU kernel",
-       [](auto& r) {
-         ok(r);
-         EXPECT_NE(text("out.csv.settings").find("det_variant=det-original"), std::string::npos);
-         ok(run_here("score --pairs list.csv --out base.csv --force"));
-         expect_another_route(numbers(text("out.csv"), {"mad", "hi"}),
-                              numbers(text("base.csv"), {"mad", "hi"}));
-       }},
+      another_route_row("--det-variant",
+                        "--det-variant det-original --pairs list.csv --out out.csv",
+                        "--det-variant picks a GPU kernel", "det_variant=det-original",
+                        {"mad", "hi"}, score_gpu_scores),
       // fused, not cufft: in double the default already runs cufft (subband_transform.h), and
       // 48x40 factors into 2, 3 and 5, which fused runs.
-      {"--subband-transform", "--subband-transform fused --pairs list.csv --out out.csv", true,
-       "--subband-transform picks a GPU transform",
-       [](auto& r) {
-         ok(r);
-         EXPECT_NE(text("out.csv.settings").find("subband_transform=fused"), std::string::npos);
-         ok(run_here("score --pairs list.csv --out base.csv --force"));
-         expect_another_route(numbers(text("out.csv"), {"mad", "lo"}),
-                              numbers(text("base.csv"), {"mad", "lo"}));
-       }},
+      another_route_row("--subband-transform",
+                        "--subband-transform fused --pairs list.csv --out out.csv",
+                        "--subband-transform picks a GPU transform", "subband_transform=fused",
+                        {"mad", "lo"}, score_gpu_scores),
       // 1 KiB holds no pair: the limit is what stops it.
       {"--gpu-memory-limit", "--gpu-memory-limit 1KiB " + pair, true, "limits GPU memory",
        [](auto& r) {
@@ -319,10 +344,7 @@ std::vector<Row> score_rows(const std::string& pair) {
        }},
       {"--force", "--force " + pair, false, "neither was given"},
       {"--reference", "--backend cpu --distorted dist.png --reference ref.png", false, "",
-       [](auto& r) {
-         ok(r);
-         EXPECT_NE(r.out.find("MAD "), r.out.npos);
-       }},
+       says("MAD ")},
       {"--distorted", "--reference ref.png", false, "REF and DIST"},
       {"--shard", "--backend cpu --pairs list.csv --shard 2/2 --out out.csv", false, "",
        [](auto& r) {
@@ -338,11 +360,7 @@ std::vector<Row> score_rows(const std::string& pair) {
          EXPECT_EQ(lines(text("out.csv")), 3u);
        }},
       {"--resume", "--resume --out out.csv " + pair, false, "one pair is simply scored again"},
-      {"--pairs", "--backend cpu --pairs list.csv", false, "",
-       [](auto& r) {
-         ok(r);
-         EXPECT_NE(r.out.find("ref,dist,mad"), r.out.npos);
-       }},
+      {"--pairs", "--backend cpu --pairs list.csv", false, "", says("ref,dist,mad")},
       {"--pairs", "--backend cpu --pairs list.csv --json --out out.json", false, "",
        [](auto& r) {
          ok(r);
@@ -471,11 +489,7 @@ std::vector<Row> eval_rows() {
   const auto summary = [] { return json(text("sum.json")); };
   const auto results = [] { return text("out.csv"); };
   return {
-      {"DIR", "", false, "",
-       [](auto& r) {
-         ok(r);
-         EXPECT_NE(r.out.find("SROCC"), r.out.npos);
-       }},
+      {"DIR", "", false, "", says("SROCC")},
       {"--dataset", "--dataset tid2013", false, "",
        [](auto& r) {  // a KADID folder read as TID2013: its files are not found
          EXPECT_EQ(r.exit_code, 3) << r.out;
@@ -483,13 +497,13 @@ std::vector<Row> eval_rows() {
        }},
       {"--manifest", "--manifest data/manifest.csv --lower-is-better --json sum.json", false, "",
        [summary](auto&) { EXPECT_EQ(summary()["dataset"]["name"], "csv"); }},
-      {"--higher-is-better", "--manifest data/manifest.csv --higher-is-better --json sum.json", false,
-       "",
+      {"--higher-is-better", "--manifest data/manifest.csv --higher-is-better --json sum.json",
+       false, "",
        [summary](auto&) { EXPECT_EQ(summary()["dataset"]["subjective_higher_is_better"], true); }},
       {"--manifest", "--dataset kadid10k --manifest manifest.csv", false, "drop --manifest"},
       {"--higher-is-better", "--higher-is-better", false, "fixes its own score direction"},
-      {"--lower-is-better", "--manifest data/manifest.csv --lower-is-better --higher-is-better", false,
-       "not both"},
+      {"--lower-is-better", "--manifest data/manifest.csv --lower-is-better --higher-is-better",
+       false, "not both"},
       {"--out", "", false, "", [results](auto&) { EXPECT_EQ(lines(results()), 4u); }},
       {"--resume", "--resume --force", false, "not both"},
       {"--shard", "--shard 1/2", false, "",  // one reference: shard 1 of 2 holds its 3 pairs
@@ -505,7 +519,8 @@ std::vector<Row> eval_rows() {
       {"--force",
        "eval data --backend cpu --out out.csv --limit 1 && " + std::string(MAD_BINARY) +
            " eval data --backend cpu --out out.csv --force",
-       false, "", [results](auto& r) {
+       false, "",
+       [results](auto& r) {
          ok(r);
          EXPECT_EQ(lines(results()), 4u);
        }},
@@ -526,7 +541,8 @@ std::vector<Row> eval_rows() {
          EXPECT_NE(results().find(",2010,"), std::string::npos);
          const std::vector<double> hi = numbers(results(), {"hi"}), base = eval_cpu_hi();
          ASSERT_EQ(hi.size(), base.size());
-         for (std::size_t i = 0; i < hi.size(); ++i) EXPECT_NEAR(hi[i] * 200, base[i], 1e-9 * base[i]);
+         for (std::size_t i = 0; i < hi.size(); ++i)
+           EXPECT_NEAR(hi[i] * 200, base[i], 1e-9 * base[i]);
        }},
       {"--backend", "--json sum.json", false, "",
        [summary](auto&) { EXPECT_EQ(summary()["settings"]["backend_reason"], "requested"); }},
@@ -548,26 +564,14 @@ std::vector<Row> eval_rows() {
        }},
       // As in score's rows: another algorithm than the default's, the same scores but for
       // their last bits (on a device; without one, refused).
-      {"--a5", kRandEval + " --a5 a5-original", true, "--a5 picks a GPU kernel",
-       [results](auto& r) {
-         ok(r);
-         EXPECT_NE(text("out.csv.settings").find("a5_variant=a5-original"), std::string::npos);
-         expect_another_route(numbers(results(), {"mad", "lo"}), eval_gpu_scores({"mad", "lo"}));
-       }},
-      {"--det-variant", kRandEval + " --det-variant det-original", true,
-       "--det-variant picks a GPU kernel",
-       [results](auto& r) {
-         ok(r);
-         EXPECT_NE(text("out.csv.settings").find("det_variant=det-original"), std::string::npos);
-         expect_another_route(numbers(results(), {"mad", "hi"}), eval_gpu_scores({"mad", "hi"}));
-       }},
-      {"--subband-transform", kRandEval + " --subband-transform fused", true,
-       "--subband-transform picks a GPU transform",
-       [results](auto& r) {
-         ok(r);
-         EXPECT_NE(text("out.csv.settings").find("subband_transform=fused"), std::string::npos);
-         expect_another_route(numbers(results(), {"mad", "lo"}), eval_gpu_scores({"mad", "lo"}));
-       }},
+      another_route_row("--a5", kRandEval + " --a5 a5-original", "--a5 picks a GPU kernel",
+                        "a5_variant=a5-original", {"mad", "lo"}, eval_gpu_scores),
+      another_route_row("--det-variant", kRandEval + " --det-variant det-original",
+                        "--det-variant picks a GPU kernel", "det_variant=det-original",
+                        {"mad", "hi"}, eval_gpu_scores),
+      another_route_row("--subband-transform", kRandEval + " --subband-transform fused",
+                        "--subband-transform picks a GPU transform", "subband_transform=fused",
+                        {"mad", "lo"}, eval_gpu_scores),
       {"--gpu-memory-limit", "eval data --out out.csv --gpu-memory-limit 1KiB", true,
        "limits GPU memory",
        [results](auto& r) {  // no pair fits: each fails, saying why
@@ -685,23 +689,20 @@ TEST_F(OptionEffects, Eval) {
 
 // The rows of `mad kernel`. Base: smooth on the 48x40 reference into k.png, on the CPU.
 std::vector<Row> kernel_rows() {
-  const auto j = [](const test::CommandResult& r) {
-    return nlohmann::json::parse(r.out.substr(r.out.find('{')));
-  };
   const std::string nick = "kernel nick ref.png k.png --backend cpu --json ";
   return {
       {"KERNEL", "kernel nope ref.png k.png", false, "unknown kernel 'nope'"},
       {"KERNEL", "kernel histogram ref.png --backend cpu --json", false, "",
-       [j](auto& r) {
+       [](auto& r) {
          ok(r);
-         EXPECT_EQ(j(r)["kernel"], "histogram");
-         EXPECT_EQ(j(r)["histogram"].size(), 256u);
+         EXPECT_EQ(printed_json(r)["kernel"], "histogram");
+         EXPECT_EQ(printed_json(r)["histogram"].size(), 256u);
        }},
       {"KERNEL", "kernel smooth,nick ref.png k.png --backend cpu --json", false, "",
-       [j](auto& r) {
+       [](auto& r) {
          ok(r);
-         EXPECT_EQ(j(r)["kernel"], "smooth,nick");
-         EXPECT_EQ(j(r)["nick"]["window"], 15);
+         EXPECT_EQ(printed_json(r)["kernel"], "smooth,nick");
+         EXPECT_EQ(printed_json(r)["nick"]["window"], 15);
        }},
       {"KERNEL", "kernel smooth,gray ref.png k.png --backend cpu", false,
        "gray can only be the first kernel of a chain"},
@@ -716,54 +717,27 @@ std::vector<Row> kernel_rows() {
        }},
       {"OUT", "kernel smooth ref.png k.jpg --backend cpu", false, "this build writes .png"},
       {"--variant", "--variant tile", false, "cannot be combined with --backend cpu"},
-      {"--window", nick + "--window 7", false, "",
-       [j](auto& r) {
-         ok(r);
-         EXPECT_EQ(j(r)["nick"]["window"], 7);
-       }},
+      {"--window", nick + "--window 7", false, "", prints("/nick/window", 7)},
       {"--window", "--window 7", false, "apply to nick only"},
       {"--window", "kernel nick ref.png k.png --backend cpu --window 0", false, "outside [2, 101]"},
       {"--window", "kernel nick ref.png k.png --backend cpu --window 017", false,
        "not a decimal integer"},
-      {"--k", nick + "--k -0.05", false, "",
-       [j](auto& r) {
-         ok(r);
-         EXPECT_EQ(j(r)["nick"]["k"], -0.05);
-       }},
+      {"--k", nick + "--k -0.05", false, "", prints("/nick/k", -0.05)},
       {"--k", "--k -0.1", false, "apply to nick only"},
       {"--even-window", nick + "--window 4 --even-window seed", false, "",
-       [j](auto& r) {
-         ok(r);
-         EXPECT_EQ(j(r)["nick"]["even_window"], "seed");
-       }},
+       prints("/nick/even_window", "seed")},
       {"--even-window", "--even-window seed", false, "apply to nick only"},
       {"--even-window", nick + "--even-window centre", false, "matlab or seed"},
-      {"--border", "--border wrap --json", false, "",
-       [j](auto& r) {
-         ok(r);
-         EXPECT_EQ(j(r)["border"], "wrap");
-       }},
+      {"--border", "--border wrap --json", false, "", prints("/border", "wrap")},
       {"--border", "kernel nick ref.png k.png --backend cpu --border wrap", false,
        "--border applies to smooth only"},
       {"--border", "--border zero", false, "expected clip or wrap"},
       {"--variant", "kernel smooth,nick ref.png k.png --variant tile", false,
        "cannot be given with the chain smooth,nick"},
-      {"--backend", "--json", false, "",
-       [j](auto& r) {
-         ok(r);
-         EXPECT_EQ(j(r)["backend"], "cpu");
-       }},
+      {"--backend", "--json", false, "", prints("/backend", "cpu")},
       {"--backend", "kernel smooth ref.png k.png --backend gpu", false, "unknown backend 'gpu'"},
-      {"--json", "--json", false, "",
-       [j](auto& r) {
-         ok(r);
-         EXPECT_EQ(j(r)["kernel"], "smooth");
-       }},
-      {"--list-variants", "kernel --list-variants", false, "",
-       [](auto& r) {
-         ok(r);
-         EXPECT_NE(r.out.find("smooth"), std::string::npos) << r.out;
-       }},
+      {"--json", "--json", false, "", prints("/kernel", "smooth")},
+      {"--list-variants", "kernel --list-variants", false, "", says("smooth")},
       {"--list-variants", "kernel --list-variants --json", false, "excludes"},
   };
 }
@@ -777,15 +751,12 @@ std::vector<Row> bench_rows() {
       {"--kernels", "--format json", false, "",
        [](auto& r) {
          ok(r);
-         const auto doc = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+         const auto doc = printed_json(r);
          for (const auto& row : doc["rows"]) EXPECT_EQ(row["group"], "combine");
        }},
       {"--kernels", "bench --quick --kernels combine,nope", false, "nope"},
       {"--sizes", "bench --quick --kernels gray --sizes 40x36 --format csv", false, "",
-       [](auto& r) {
-         ok(r);
-         EXPECT_NE(r.out.find(",40,36,"), std::string::npos) << r.out;
-       }},
+       says(",40,36,")},
       {"--sizes", "--sizes 0x5", false, "--sizes"},
       {"--windows", "bench --quick --kernels nick --sizes 40x36 --windows 2,5 --format csv", false,
        "",
@@ -800,16 +771,12 @@ std::vector<Row> bench_rows() {
       {"--windows", "bench --study seed002-nick-blocks --windows 5", false, "--windows"},
       {"--nick-cpu",
        "bench --quick --kernels nick --sizes 40x36 --windows 5 --nick-cpu window-loop --format csv",
-       false, "",
-       [](auto& r) {
-         ok(r);
-         EXPECT_NE(r.out.find("the seed's window loop"), std::string::npos) << r.out;
-       }},
+       false, "", says("the seed's window loop")},
       {"--nick-cpu", "--nick-cpu fast", false, "--nick-cpu"},
       {"--repeat", "bench --quick --kernels gray --sizes 40x36 --repeat 7 --format json", false, "",
        [](auto& r) {  // every row, CPU and GPU: the quick budget alone gives the CPU rows 2
          ok(r);
-         const auto doc = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+         const auto doc = printed_json(r);
          ASSERT_FALSE(doc["rows"].empty());
          for (const auto& row : doc["rows"]) EXPECT_EQ(row["runs"], 7) << row.dump();
        }},
@@ -819,7 +786,7 @@ std::vector<Row> bench_rows() {
        true, "only the CPU reference runs",
        [](auto& r) {
          ok(r);
-         const auto doc = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+         const auto doc = printed_json(r);
          int gpu_rows = 0;
          for (const auto& row : doc["rows"])
            if (row["backend"] == "cuda") {
@@ -829,11 +796,7 @@ std::vector<Row> bench_rows() {
          EXPECT_GT(gpu_rows, 0);
        }},
       {"--precision", "--precision half", false, "--precision"},
-      {"--format", "--format csv", false, "",
-       [](auto& r) {
-         ok(r);
-         EXPECT_NE(r.out.find("group,case"), std::string::npos) << r.out;
-       }},
+      {"--format", "--format csv", false, "", says("group,case")},
       {"--format", "--format xml", false, "--format"},
       {"--html", "--html rep.html", false, "",
        [](auto& r) {
@@ -845,11 +808,7 @@ std::vector<Row> bench_rows() {
          ok(r);
          EXPECT_NE(text("out.csv").find("|"), std::string::npos);
        }},
-      {"--quick", base + " --format json", false, "",
-       [](auto& r) {
-         ok(r);
-         EXPECT_NE(r.out.find("\"quick\": true"), std::string::npos);
-       }},
+      {"--quick", base + " --format json", false, "", says("\"quick\": true")},
       {"--summary-from",
        base + " --format json > out.json && " + MAD_BINARY +
            " bench --summary-from out.json --html rep.html",
@@ -863,16 +822,12 @@ std::vector<Row> bench_rows() {
       {"--study", "bench --study seed002-nick-blocks --quick --format json", false, "",
        [](auto& r) {
          ok(r);
-         const auto doc = nlohmann::json::parse(r.out.substr(r.out.find('{')));
+         const auto doc = printed_json(r);
          EXPECT_EQ(doc["studies"][0]["name"], "seed002-nick-blocks");
        }},
       {"--study", "bench --study nope", false, "seed001-histogram-images"},
       {"--study", "bench --study seed002-nick-blocks --sizes 64x64", false, "--sizes"},
-      {"--list-studies", "bench --list-studies", false, "",
-       [](auto& r) {
-         ok(r);
-         EXPECT_NE(r.out.find("seed002-nick-windows"), std::string::npos) << r.out;
-       }},
+      {"--list-studies", "bench --list-studies", false, "", says("seed002-nick-windows")},
       {"--list-studies", "bench --list-studies --quick", false, "--list-studies"},
   };
 }

@@ -13,6 +13,7 @@
 namespace mad {
 namespace {
 
+using test::exits_saying;
 using test::has;
 
 class ListCheck : public test::CliScratch {};
@@ -64,10 +65,9 @@ TEST_F(ListCheck, UnknownColumnsAreRefusedBeforeAnythingIsWritten) {
   for (const auto& l : lists) {
     SCOPED_TRACE(l.text);
     write("list.csv", l.text);
-    const auto r = mad("score --backend cpu --pairs list.csv --out out.csv");
-    EXPECT_EQ(r.exit_code, kExitInput) << r.out;
-    EXPECT_TRUE(has(r.out, l.needle)) << r.out;
-    EXPECT_TRUE(has(r.out, "ref,dist")) << r.out;  // says what would be read
+    // Besides the columns found, the message says what would be read (ref,dist).
+    EXPECT_TRUE(exits_saying(mad("score --backend cpu --pairs list.csv --out out.csv"), kExitInput,
+                             {l.needle, "ref,dist"}));
     EXPECT_FALSE(exists("out.csv"));
   }
 }
@@ -75,9 +75,8 @@ TEST_F(ListCheck, UnknownColumnsAreRefusedBeforeAnythingIsWritten) {
 // A row whose image is missing is scored as a failed row, with its raw paths and its line.
 TEST_F(ListCheck, AFailedRowKeepsItsRawPathsAndLine) {
   write("list.csv", "ref,dist\nref.png,dist.png\nref.png,gone.png\n");
-  const auto r = mad("score --backend cpu --pairs list.csv --out out.csv");
-  EXPECT_EQ(r.exit_code, kExitPartial) << r.out;
-  EXPECT_TRUE(has(r.out, "line 3: ")) << r.out;
+  EXPECT_TRUE(exits_saying(mad("score --backend cpu --pairs list.csv --out out.csv"), kExitPartial,
+                           {"line 3: "}));
   const auto rows = lines("out.csv");
   ASSERT_EQ(rows.size(), 3u);
   EXPECT_EQ(rows[0].substr(rows[0].rfind(',') + 1), "line");
@@ -94,22 +93,19 @@ TEST_F(ListCheck, EveryMalformedLineIsNamedBeforeAnythingIsScored) {
         "ref,dist\nref.png,dist.png\nref.png,dist.png,\nonly_one.png\n\"ref.png,dist.png\n"
         "ref.png,dist.png,extra.png\nref.png,\nref.png,dist.png\n");
   const auto r = mad("score --backend cpu --pairs list.csv --out out.csv -q");
-  EXPECT_EQ(r.exit_code, kExitInput) << r.out;
-  EXPECT_TRUE(has(r.out, "list.csv:4: expected a reference and a distorted path, found 1 "
-                         "column: 'only_one.png'")) << r.out;
-  EXPECT_TRUE(has(r.out, "list.csv:5: unterminated")) << r.out;
-  EXPECT_TRUE(has(r.out, "list.csv:6: found 3 columns: 'ref.png', 'dist.png', 'extra.png' "
-                         "where the list's first row has 2")) << r.out;
-  EXPECT_TRUE(has(r.out, "list.csv:7: expected a reference and a distorted path, found 2 "
-                         "columns: 'ref.png', ''")) << r.out;
+  EXPECT_TRUE(exits_saying(
+      r, kExitInput,
+      {"list.csv:4: expected a reference and a distorted path, found 1 column: 'only_one.png'",
+       "list.csv:5: unterminated",
+       "list.csv:6: found 3 columns: 'ref.png', 'dist.png', 'extra.png' where the list's first "
+       "row has 2",
+       "list.csv:7: expected a reference and a distorted path, found 2 columns: 'ref.png', ''",
+       "4 malformed lines", "nothing was scored"}));
   EXPECT_FALSE(has(r.out, "list.csv:3")) << r.out;  // "a,b," is a pair
-  EXPECT_TRUE(has(r.out, "4 malformed lines")) << r.out;
-  EXPECT_TRUE(has(r.out, "nothing was scored")) << r.out;
   EXPECT_FALSE(exists("out.csv"));
   // The same refusal for a shard (every shard of the list, before it is planned).
-  const auto shard = mad("score --backend cpu --pairs list.csv --shard 2/2 --out s2.csv -q");
-  EXPECT_EQ(shard.exit_code, kExitInput) << shard.out;
-  EXPECT_TRUE(has(shard.out, "list.csv:6: found 3 columns")) << shard.out;
+  EXPECT_TRUE(exits_saying(mad("score --backend cpu --pairs list.csv --shard 2/2 --out s2.csv -q"),
+                           kExitInput, {"list.csv:6: found 3 columns"}));
   EXPECT_FALSE(exists("s2.csv"));
 }
 
@@ -118,11 +114,10 @@ TEST_F(ListCheck, EveryMalformedLineIsNamedBeforeAnythingIsScored) {
 // same list written relative to its folder is scored.
 TEST_F(ListCheck, PathsThatOnlyResolveFromTheWorkingFolderGetTheHint) {
   write("lists/list.csv", "ref.png,dist.png\nref.png,dist.png\n");
-  const auto r = mad("score --backend cpu --pairs lists/list.csv --out out.csv");
-  EXPECT_EQ(r.exit_code, kExitInput) << r.out;
-  EXPECT_TRUE(has(r.out, "'lists/ref.png' does not exist")) << r.out;
-  EXPECT_TRUE(has(r.out, "do from the working folder ('ref.png')")) << r.out;
-  EXPECT_TRUE(has(r.out, "resolve against the list's folder (lists)")) << r.out;
+  EXPECT_TRUE(
+      exits_saying(mad("score --backend cpu --pairs lists/list.csv --out out.csv"), kExitInput,
+                   {"'lists/ref.png' does not exist", "do from the working folder ('ref.png')",
+                    "resolve against the list's folder (lists)"}));
   EXPECT_FALSE(exists("out.csv"));
   write("lists/good.csv", "../ref.png,../dist.png\n");
   EXPECT_EQ(mad("score --backend cpu --pairs lists/good.csv --out good.csv -q").exit_code,
@@ -137,9 +132,8 @@ TEST_F(ListCheck, AListOfNoPairIsRefused) {
   for (const char* text : {"", "ref,dist\n", "# only a comment\n\n"}) {
     SCOPED_TRACE(text);
     write("list.csv", text);
-    const auto r = mad("score --backend cpu --pairs list.csv --out out.csv");
-    EXPECT_EQ(r.exit_code, kExitInput) << r.out;
-    EXPECT_TRUE(has(r.out, "no pairs in list.csv")) << r.out;
+    EXPECT_TRUE(exits_saying(mad("score --backend cpu --pairs list.csv --out out.csv"), kExitInput,
+                             {"no pairs in list.csv"}));
     EXPECT_FALSE(exists("out.csv"));
   }
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 #include <string>
 #include <vector>
@@ -73,6 +74,20 @@ class CliScratch : public ::testing::Test {
 // True when `text` contains `needle`.
 inline bool has(const std::string& text, const std::string& needle) {
   return text.find(needle) != std::string::npos;
+}
+
+// A run that must end with `exit_code` and say each of `needles`: one gtest verdict that names
+// everything that is wrong (the exit code, each missing text) and shows the whole output.
+inline ::testing::AssertionResult exits_saying(const CommandResult& r, int exit_code,
+                                               std::initializer_list<std::string> needles) {
+  std::string wrong;
+  if (r.exit_code != exit_code)
+    wrong +=
+        "exit code " + std::to_string(r.exit_code) + ", not " + std::to_string(exit_code) + "\n";
+  for (const std::string& needle : needles)
+    if (!has(r.out, needle)) wrong += "no '" + needle + "' in the output\n";
+  if (wrong.empty()) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << wrong << "output:\n" << r.out;
 }
 
 }  // namespace mad::test

@@ -14,6 +14,7 @@
 namespace mad {
 namespace {
 
+using test::exits_saying;
 using test::has;
 
 class Typing : public test::CliScratch {};
@@ -34,8 +35,7 @@ TEST_F(Typing, UnknownWordsAreNamedWithTheNearestValidOne) {
   for (const auto& c : cases) {
     SCOPED_TRACE(c.text);
     const auto r = mad(c.text);
-    EXPECT_EQ(r.exit_code, kExitUsage) << r.out;
-    EXPECT_TRUE(has(r.out, c.needle)) << r.out;
+    EXPECT_TRUE(exits_saying(r, kExitUsage, {c.needle}));
     EXPECT_FALSE(has(r.out, "A subcommand is required")) << r.out;
   }
 }
@@ -106,14 +106,11 @@ TEST_F(Typing, NamedFormsShortOptionsAndQuiet) {
 
 TEST_F(Typing, EvalSaysWhyAFolderCannotBeRead) {
   write("data/scores.csv", "ref,dist,score\nref.png,dist.png,3\n");
-  const auto r = mad("eval data --backend cpu");
-  EXPECT_EQ(r.exit_code, kExitInput) << r.out;
-  EXPECT_TRUE(has(r.out, "looked for TID's mos_with_names.txt")) << r.out;
-  EXPECT_TRUE(has(r.out, "it holds scores.csv")) << r.out;
-  EXPECT_TRUE(has(r.out, "--dataset csv --manifest 'data/scores.csv'")) << r.out;
-  const auto file = mad("eval ref.png --backend cpu");
-  EXPECT_EQ(file.exit_code, kExitInput) << file.out;
-  EXPECT_TRUE(has(file.out, "'ref.png' is a file, not a dataset folder")) << file.out;
+  EXPECT_TRUE(exits_saying(mad("eval data --backend cpu"), kExitInput,
+                           {"looked for TID's mos_with_names.txt", "it holds scores.csv",
+                            "--dataset csv --manifest 'data/scores.csv'"}));
+  EXPECT_TRUE(exits_saying(mad("eval ref.png --backend cpu"), kExitInput,
+                           {"'ref.png' is a file, not a dataset folder"}));
 }
 
 // --manifest is read from the working folder, like every other path; a name found only inside
@@ -126,9 +123,8 @@ TEST_F(Typing, EvalReadsTheManifestFromTheWorkingFolder) {
   const auto ok = mad("eval data --manifest data/m/manifest_a.csv" + opts);
   EXPECT_EQ(ok.exit_code, kExitOk) << ok.out;
   EXPECT_EQ(lines("r.csv").size(), 3u);
-  const auto inside = mad("eval data --manifest m/manifest_a.csv" + opts);
-  EXPECT_EQ(inside.exit_code, kExitInput) << inside.out;
-  EXPECT_TRUE(has(inside.out, "did you mean --manifest 'data/m/manifest_a.csv'?")) << inside.out;
+  EXPECT_TRUE(exits_saying(mad("eval data --manifest m/manifest_a.csv" + opts), kExitInput,
+                           {"did you mean --manifest 'data/m/manifest_a.csv'?"}));
 }
 
 }  // namespace

@@ -13,26 +13,22 @@
 #include "common/error.h"
 #include "common/luma_frame.h"
 #include "mad/results/csv.h"
+#include "tests/support/luma_clip.h"
 #include "tests/support/stmad_example_clip.h"
 #include "tests/tools/cli_scratch.h"
 
 namespace mad {
 namespace {
 
+using test::exits_saying;
 using test::has;
 
 constexpr int kW = 48, kH = 40;
 
 std::vector<LumaFrame> random_clip(int frames, unsigned seed) {
   std::mt19937 rng(seed);
-  std::vector<LumaFrame> clip(frames);
-  for (LumaFrame& f : clip) {
-    f.width = kW;
-    f.height = kH;
-    f.samples8.resize(f.pixels());
-    for (auto& s : f.samples8) s = static_cast<std::uint8_t>(rng() & 0xff);
-  }
-  return clip;
+  return test::luma_clip8(kW, kH, frames,
+                          [&](std::size_t) { return static_cast<std::uint8_t>(rng() & 0xff); });
 }
 
 class VideoPairs : public test::CliScratch {
@@ -195,10 +191,8 @@ TEST_F(VideoPairs, AClipThatFailsWhileScoredFailsItsRowOnly) {
 }
 
 TEST_F(VideoPairs, OptionsOfTheOtherModeAreRefused) {
-  const struct {
-    const char* args;
-    const char* needle;
-  } cases[] = {
+  const test::TextCase cases[] = {
+      // text: the command line
       {"video --pairs list.csv r1.y4m d1.y4m", "not both"},
       {"video --pairs list.csv --json log.json", "--out"},
       {"video --pairs list.csv --width 48", "columns"},
@@ -209,10 +203,8 @@ TEST_F(VideoPairs, OptionsOfTheOtherModeAreRefused) {
       {"video", "REF and DIST"},
   };
   for (const auto& c : cases) {
-    SCOPED_TRACE(c.args);
-    const auto r = mad(c.args);
-    EXPECT_EQ(r.exit_code, kExitUsage) << r.out;
-    EXPECT_TRUE(has(r.out, c.needle)) << r.out;
+    SCOPED_TRACE(c.text);
+    EXPECT_TRUE(exits_saying(mad(c.text), kExitUsage, {c.needle}));
   }
 }
 

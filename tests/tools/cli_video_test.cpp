@@ -18,6 +18,7 @@
 namespace mad {
 namespace {
 
+using test::exits_saying;
 using test::has;
 
 constexpr int kW = 48, kH = 40, kFrames = 5;
@@ -100,9 +101,7 @@ TEST_F(CliVideo, StandardInputAndANamedPipeGiveTheFilesRows) {
                                       "2>&1");
   ASSERT_EQ(fifo.exit_code, 0) << fifo.out;
   EXPECT_EQ(rows("fifo.csv"), rows("files.csv"));
-  const auto both = mad("video - - --backend cpu");
-  EXPECT_EQ(both.exit_code, 2) << both.out;
-  EXPECT_TRUE(has(both.out, "only one of REF and DIST")) << both.out;
+  EXPECT_TRUE(exits_saying(mad("video - - --backend cpu"), 2, {"only one of REF and DIST"}));
 }
 
 TEST_F(CliVideo, RawFilesWithTheirFormatGiveTheY4mRows) {
@@ -111,9 +110,8 @@ TEST_F(CliVideo, RawFilesWithTheirFormatGiveTheY4mRows) {
                        "--pixel-format yuv420p --csv raw.csv");
   ASSERT_EQ(raw.exit_code, 0) << raw.out;
   EXPECT_EQ(rows("raw.csv"), rows("y4m.csv"));
-  const auto partial = mad("video ref.yuv dist.yuv --backend cpu --width 48");
-  EXPECT_EQ(partial.exit_code, 2) << partial.out;
-  EXPECT_TRUE(has(partial.out, "--height and --pixel-format missing")) << partial.out;
+  EXPECT_TRUE(exits_saying(mad("video ref.yuv dist.yuv --backend cpu --width 48"), 2,
+                           {"--height and --pixel-format missing"}));
   // A Y4M clip carries its own format: --width and the others are refused there.
   EXPECT_EQ(mad("video ref.y4m dist.y4m --backend cpu --width 48 --height 40 "
                 "--pixel-format yuv420p")
@@ -152,9 +150,8 @@ TEST_F(CliVideo, ScoringOptionsTakeEffectAndVideoOptionsAreVideos) {
 }
 
 TEST_F(CliVideo, StmadPrintsItsFiguresAndNeedsDouble) {
-  const auto refused = mad("video ref.y4m dist.y4m --backend cpu --stmad --input-class uint8");
-  EXPECT_EQ(refused.exit_code, 2) << refused.out;
-  EXPECT_TRUE(has(refused.out, "--stmad needs --input-class double")) << refused.out;
+  EXPECT_TRUE(exits_saying(mad("video ref.y4m dist.y4m --backend cpu --stmad --input-class uint8"),
+                           2, {"--stmad needs --input-class double"}));
   EXPECT_EQ(mad("video ref.y4m dist.y4m --backend cpu --stmad --subsample 2").exit_code, 2);
   const auto run = mad("video ref.y4m dist.y4m --backend cpu --stmad --json st.json");
   ASSERT_EQ(run.exit_code, 0) << run.out;
@@ -169,27 +166,21 @@ TEST_F(CliVideo, StmadPrintsItsFiguresAndNeedsDouble) {
 
 TEST_F(CliVideo, ExistingLogsAreRefusedWithoutForceAndWriteErrorsSayWhy) {
   write("log.json", "keep");
-  const auto refused = mad("video ref.y4m dist.y4m --backend cpu --json log.json");
-  EXPECT_EQ(refused.exit_code, 2) << refused.out;
-  EXPECT_TRUE(has(refused.out, "--force")) << refused.out;
+  EXPECT_TRUE(
+      exits_saying(mad("video ref.y4m dist.y4m --backend cpu --json log.json"), 2, {"--force"}));
   EXPECT_EQ(read("log.json"), "keep");
   EXPECT_EQ(mad("video ref.y4m dist.y4m --backend cpu --json log.json --force").exit_code, 0);
   EXPECT_NO_THROW(nlohmann::json::parse(read("log.json")));
-  const auto missing = mad("video ref.y4m dist.y4m --backend cpu --xml no/dir/log.xml");
-  EXPECT_EQ(missing.exit_code, 3) << missing.out;
-  EXPECT_TRUE(has(missing.out, "No such file or directory")) << missing.out;
-  const auto full = mad("video ref.y4m dist.y4m --backend cpu --csv /dev/full --force");
-  EXPECT_EQ(full.exit_code, 3) << full.out;
-  EXPECT_TRUE(has(full.out, "No space left on device")) << full.out;
+  EXPECT_TRUE(exits_saying(mad("video ref.y4m dist.y4m --backend cpu --xml no/dir/log.xml"), 3,
+                           {"No such file or directory"}));
+  EXPECT_TRUE(exits_saying(mad("video ref.y4m dist.y4m --backend cpu --csv /dev/full --force"), 3,
+                           {"No space left on device"}));
 }
 
 TEST_F(CliVideo, MismatchedClipsAreInputErrorsAndDifferentLengthsWarn) {
-  const auto sizes = mad("video ref.y4m small.y4m --backend cpu");
-  EXPECT_EQ(sizes.exit_code, 3) << sizes.out;
-  EXPECT_TRUE(has(sizes.out, "same size")) << sizes.out;
-  const auto lengths = mad("video ref.y4m short.y4m --backend cpu --csv short.csv");
-  EXPECT_EQ(lengths.exit_code, 0) << lengths.out;
-  EXPECT_TRUE(has(lengths.out, "warning: ref.y4m has 5 frames and short.y4m has 3")) << lengths.out;
+  EXPECT_TRUE(exits_saying(mad("video ref.y4m small.y4m --backend cpu"), 3, {"same size"}));
+  EXPECT_TRUE(exits_saying(mad("video ref.y4m short.y4m --backend cpu --csv short.csv"), 0,
+                           {"warning: ref.y4m has 5 frames and short.y4m has 3"}));
   EXPECT_EQ(rows("short.csv").size(), 3u);
   EXPECT_EQ(mad("video ref.y4m missing.y4m --backend cpu").exit_code, 3);
 }

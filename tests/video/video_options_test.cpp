@@ -8,16 +8,13 @@
 #include "common/error.h"
 #include "mad/scoring_options.h"
 #include "mad/video/video_scorer.h"
+#include "tests/support/given_options.h"
 #include "tests/support/test_support.h"
 
 namespace mad {
 namespace {
 
-GivenOptions given(const std::vector<std::pair<std::string, std::string>>& options) {
-  GivenOptions out;
-  for (const auto& [cli, value] : options) out.emplace_back(&scoring_option(cli), value);
-  return out;
-}
+using test::given;
 
 std::string setting(const VideoOptions& o, const std::string& key) {
   for (const auto& [k, v] : video_settings(o, Backend::Cpu))
@@ -47,11 +44,9 @@ TEST(VideoOptions, EachVideoOptionTakesEffect) {
 
 TEST(VideoOptions, ValuesOutsideTheRowsRangeAreRefused) {
   // The CLI checks ranges as it reads them; Python passes text that reaches these checks.
-  EXPECT_THROW(video_options(given({{"--subsample", "0"}})), InvalidArgument);
-  EXPECT_THROW(video_options(given({{"--subsample", "two"}})), InvalidArgument);
-  EXPECT_THROW(video_options(given({{"--first-frame", "-1"}})), InvalidArgument);
-  EXPECT_THROW(video_options(given({{"--frame-count", "0"}})), InvalidArgument);
-  EXPECT_THROW(video_options(given({{"--stmad", "maybe"}})), InvalidArgument);
+  test::expect_each_refused(
+      [](const GivenOptions& g) { video_options(g); },
+      {"--subsample=0", "--subsample=two", "--first-frame=-1", "--frame-count=0", "--stmad=maybe"});
 }
 
 TEST(VideoOptions, SettingsRecordCarriesTheVideoKeys) {
