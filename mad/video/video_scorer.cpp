@@ -94,9 +94,20 @@ class ReaderThread {
  public:
   ReaderThread(ClipReader& ref, ClipReader& dist, const VideoOptions& options,
                FramePairQueue& queue)
-      : queue_(queue),
+      : ref_(ref),
+        dist_(dist),
+        queue_(queue),
         thread_(read_clips, std::ref(ref), std::ref(dist), std::cref(options), std::ref(queue)) {}
-  ~ReaderThread() { join(); }
+  // Still running here, the scoring threw (a scorer's or a log's error, an interrupt): the
+  // reader may be waiting on a pipe whose writer stalled, so its read is cancelled rather than
+  // waited for, and the error ends the run at once.
+  ~ReaderThread() {
+    if (thread_.joinable()) {
+      ref_.cancel();
+      dist_.cancel();
+    }
+    join();
+  }
   void join() {
     if (!thread_.joinable()) return;
     queue_.stop();
@@ -104,6 +115,7 @@ class ReaderThread {
   }
 
  private:
+  ClipReader &ref_, &dist_;
   FramePairQueue& queue_;
   std::thread thread_;
 };
