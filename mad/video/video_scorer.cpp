@@ -19,6 +19,10 @@ using video_detail::ReadEnd;
 // Frame pairs read ahead of the scoring: enough to keep the GPU's pairs in flight fed while the
 // reader waits on a pipe, few enough that a 4K clip holds well under 100 MB of frames.
 constexpr std::size_t kReadAhead = 4;
+// How long the scoring waits for the reader before it finishes the pairs in flight: a wait this
+// long means the reader, not the scorer, sets the pace, so the lost overlap costs nothing, and a
+// stalled pipe then holds neither the rows scored nor a failure among them.
+constexpr std::chrono::milliseconds kIdleBeforeDrain{100};
 
 std::string describe(const ClipFormat& f) {
   return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + f.pixel_format();
@@ -188,7 +192,7 @@ VideoSummary VideoScorer::score(ClipReader& ref, ClipReader& dist,
   FramePairQueue queue(kReadAhead);
   ReaderThread reader(ref, dist, options_, queue);
   FramePair pair;
-  while (queue.pop(pair)) {
+  while (queue.pop(pair, kIdleBeforeDrain, [&] { deliver(scorer.drain()); })) {
     if (model) model->add_frames(pair.ref, pair.dist);
     auto r = std::make_shared<const SourceImage>(to_source_image(std::move(pair.ref)));
     auto d = std::make_shared<const SourceImage>(to_source_image(std::move(pair.dist)));

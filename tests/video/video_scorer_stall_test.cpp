@@ -68,8 +68,11 @@ std::string file_bytes(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-TEST(VideoScorerStall, AScoringFailureEndsTheRunWithoutWaitingForAStalledPipe) {
-  const auto dir = test::fresh_scratch_dir("video_stall");
+// The rows of the frames before a stall and a failure among them: the frame log fails on row
+// `failing_row` of the three frames the pipe delivers; the run must end with that error within
+// seconds, whatever the pipe does.
+void expect_a_prompt_failure(int failing_row) {
+  const auto dir = test::fresh_scratch_dir("video_stall_" + std::to_string(failing_row));
   const std::string ref_path = (dir / "ref.y4m").string();
   const std::string sent_path = (dir / "sent.y4m").string();
   const std::string fifo = (dir / "dist.y4m").string();
@@ -86,16 +89,29 @@ TEST(VideoScorerStall, AScoringFailureEndsTheRunWithoutWaitingForAStalledPipe) {
   VideoScorer scorer(o, ResolvedBackend(Backend::Cpu));
   auto run = std::async(std::launch::async, [&] {
     return test::thrown_message<InputError>([&] {
-      scorer.score(*ref, *dist,
-                   [](const FrameRow&) { throw InputError("log.json: No space left on device"); });
+      scorer.score(*ref, *dist, [&](const FrameRow& row) {
+        if (row.frame == failing_row) throw InputError("log.json: No space left on device");
+      });
     });
   });
   const bool ended = run.wait_for(std::chrono::seconds(10)) == std::future_status::ready;
-  EXPECT_TRUE(ended) << "the run waited for the stalled pipe after its log failed";
+  EXPECT_TRUE(ended) << "the run waited for the stalled pipe (failing row " << failing_row << ")";
   writer.release();  // lets a run that waited end, so that the test does
   const std::string message = run.get();
   EXPECT_NE(message.find("No space left on device"), std::string::npos) << message;
   std::filesystem::remove_all(dir);
+}
+
+// Row 0 fails while frame 1 is scored: the error is thrown at once, and the reader, waiting on
+// the pipe for frame 3, is cancelled rather than waited for.
+TEST(VideoScorerStall, AScoringFailureEndsTheRunWithoutWaitingForAStalledPipe) {
+  expect_a_prompt_failure(0);
+}
+
+// Row 2 is the last frame before the stall: no later frame comes to push it out of the scorer,
+// so the scoring finishes the pairs it holds once the reader has been idle a while.
+TEST(VideoScorerStall, AFailureInTheLastFrameBeforeAStallIsFoundWithoutMoreFrames) {
+  expect_a_prompt_failure(2);
 }
 
 // The cancel itself, on the reader alone: a read waiting on a pipe that gets no data ends with
