@@ -18,6 +18,7 @@ class ClipFileReader : public ClipReader {
 
   bool read(LumaFrame& frame) override;
   bool skip() override;
+  void cancel() override { stream_->cancel(); }
   void set_count_hint(std::int64_t frames) { set_frame_count_hint(frames); }
 
  private:

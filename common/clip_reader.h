@@ -64,6 +64,10 @@ class ClipReader {
   virtual bool read(LumaFrame& frame) = 0;
   // Skips the next frame (seek on a regular file, read and drop on a pipe); false at the end.
   virtual bool skip() = 0;
+  // Safe from another thread: a read() or skip() waiting on a pipe that gets no data throws
+  // InputError at once, as do later ones, so that a failed run need not wait for the pipe's
+  // writer. Readers that never wait on a pipe (the tests' and Python's in memory) ignore it.
+  virtual void cancel() {}
   std::int64_t frames_read() const { return frames_read_; }  // read() + skip() that returned true
   // Frame count when the size tells it (regular file whose frames all have plain headers), else -1.
   std::int64_t frame_count_hint() const { return frame_count_hint_; }

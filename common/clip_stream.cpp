@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,10 +49,40 @@ ClipStream::ClipStream(const std::string& path) : name_(path == "-" ? "standard 
   // both move big pieces; where the system refuses, the pipe stays as it was.
   if (S_ISFIFO(st.st_mode)) (void)::fcntl(fd_, F_SETPIPE_SZ, static_cast<int>(kPipeBufferBytes));
   buffer_.resize(regular_ ? kFileBufferBytes : kPipeBufferBytes);
+  // A read of a pipe, a terminal or a socket may wait for ever; cancel() wakes it through this.
+  if (!regular_) {
+    wake_fd_ = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (wake_fd_ < 0) {
+      if (owned_) ::close(fd_);
+      owned_ = false;
+      fail("cannot make the event that stops a read");
+    }
+  }
 }
 
 ClipStream::~ClipStream() {
   if (owned_) ::close(fd_);
+  if (wake_fd_ >= 0) ::close(wake_fd_);
+}
+
+void ClipStream::cancel() {
+  cancelled_ = true;
+  if (wake_fd_ >= 0) {
+    const std::uint64_t one = 1;
+    (void)!::write(wake_fd_, &one, sizeof one);  // a full counter is already a wake-up
+  }
+}
+
+// On a stream that can block: waits until `fd_` has data (or its end, or an error, which the
+// read then reports), or throws once cancel() was called.
+void ClipStream::wait_readable() {
+  for (;;) {
+    struct pollfd p[2] = {{fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+    const int ready = ::poll(p, 2, -1);
+    if (ready < 0 && errno != EINTR) fail("cannot wait for data");
+    if (cancelled_) throw InputError(name_ + ": reading stopped (the run ended)");
+    if (ready > 0 && p[0].revents != 0) return;
+  }
 }
 
 void ClipStream::fail(const std::string& what) const {
@@ -60,16 +91,12 @@ void ClipStream::fail(const std::string& what) const {
 
 std::size_t ClipStream::read_some(unsigned char* dst, std::size_t n) {
   for (;;) {
+    if (wake_fd_ >= 0) wait_readable();
     const ssize_t got = ::read(fd_, dst, n);
     if (got >= 0) return static_cast<std::size_t>(got);
     if (errno == EINTR) continue;
-    if (errno == EAGAIN || errno == EWOULDBLOCK) {
-      // A non-blocking pipe (a parent may hand one over as standard input): wait for data.
-      struct pollfd p {
-        fd_, POLLIN, 0
-      };
-      if (::poll(&p, 1, -1) >= 0 || errno == EINTR) continue;
-    }
+    // A non-blocking pipe (a parent may hand one over as standard input): wait for data again.
+    if ((errno == EAGAIN || errno == EWOULDBLOCK) && wake_fd_ >= 0) continue;
     fail("cannot read");
   }
 }

@@ -19,7 +19,7 @@ std::string format_duration(double s) {
   return buf;
 }
 
-ProgressBar::ProgressBar(std::size_t total, std::string unit, std::FILE* out)
+ProgressBar::ProgressBar(std::optional<std::size_t> total, std::string unit, std::FILE* out)
     : total_(total),
       unit_(std::move(unit)),
       out_(out),
@@ -38,7 +38,7 @@ double ProgressBar::elapsed_seconds() const {
 void ProgressBar::tick(bool failed) {
   ++done_;
   if (failed) ++failed_;
-  draw(done_ == total_);
+  draw(total_ && done_ == *total_);
 }
 
 void ProgressBar::clear() {
@@ -62,13 +62,19 @@ void ProgressBar::draw(bool force) {
   last_draw_ = now;
   const double elapsed = elapsed_seconds();
   const double rate = elapsed > 0 ? done_ / elapsed : 0.0;
-  const double eta = rate > 0 ? (total_ - done_) / rate : NAN;
-  constexpr int kWidth = 30;
-  const int filled = total_ ? static_cast<int>(kWidth * done_ / total_) : kWidth;
-  std::string bar(filled, '#');
-  bar.resize(kWidth, '.');
-  std::fprintf(out_, "\r\033[2K[%s] %zu/%zu  %.1f %s  ETA %s", bar.c_str(), done_, total_, rate,
-               unit_.c_str(), format_duration(eta).c_str());
+  if (total_) {
+    const std::size_t total = *total_;
+    const double eta = rate > 0 ? (total - done_) / rate : NAN;
+    constexpr int kWidth = 30;
+    const int filled = total ? static_cast<int>(kWidth * done_ / total) : kWidth;
+    std::string bar(filled, '#');
+    bar.resize(kWidth, '.');
+    std::fprintf(out_, "\r\033[2K[%s] %zu/%zu  %.1f %s  ETA %s", bar.c_str(), done_, total, rate,
+                 unit_.c_str(), format_duration(eta).c_str());
+  } else {
+    std::fprintf(out_, "\r\033[2K%zu done  %.1f %s  %s so far", done_, rate, unit_.c_str(),
+                 format_duration(elapsed).c_str());
+  }
   if (failed_) std::fprintf(out_, "  (%zu failed)", failed_);
   std::fflush(out_);
 }

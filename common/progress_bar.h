@@ -1,17 +1,21 @@
 // A one-line progress bar with rate and ETA for long batch jobs. It draws only when the stream
-// is a terminal (so logs and pipes stay clean) and at most ~10 times a second.
+// is a terminal (so logs and pipes stay clean) and at most ~10 times a second. Without a total
+// (a clip on a pipe: its length is known when it ends) it counts, with the rate and the time so
+// far, instead of a bar and an ETA that would be made up.
 #pragma once
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 namespace mad {
 
 class ProgressBar {
  public:
-  // `total` items; `unit` names them in the rate ("pairs/s"). Draws on `out` (stderr).
-  ProgressBar(std::size_t total, std::string unit, std::FILE* out = stderr);
+  // `total` items (nullopt: not known); `unit` names them in the rate ("pairs/s"). Draws on
+  // `out` (stderr).
+  ProgressBar(std::optional<std::size_t> total, std::string unit, std::FILE* out = stderr);
   ~ProgressBar();
   // Records one finished item (failed or not) and redraws when due.
   void tick(bool failed = false);
@@ -25,7 +29,7 @@ class ProgressBar {
 
  private:
   void draw(bool force);
-  std::size_t total_;
+  std::optional<std::size_t> total_;
   std::string unit_;
   std::FILE* out_;
   bool enabled_;

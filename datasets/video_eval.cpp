@@ -8,6 +8,7 @@
 
 #include "common/clip_reader.h"
 #include "common/error.h"
+#include "common/progress_bar.h"
 #include "datasets/dataset_readers.h"
 #include "datasets/eval_report_files.h"
 #include "datasets/eval_session.h"
@@ -146,15 +147,24 @@ EvalReport run_video_evaluation(const VideoEvalConfig& cfg) {
         results::ResultsWriter::create(out, cfg.overwrite, results::ResultsKind::VideoPairs));
   }
   results::write_settings(out, settings);
+  if (cfg.on_results_file) cfg.on_results_file(out);
 
   std::vector<double> values(d.entries.size(), std::nan(""));
   const auto t0 = std::chrono::steady_clock::now();
   std::size_t undefined = 0;
+  // A bar of the clip pairs this run scores, as the image datasets' engine shows one.
+  std::size_t todo = 0;
+  for (const DatasetEntry& e : d.entries) todo += !previous.find({e.ref_name, e.dist_name});
+  if (cfg.limit) todo = std::min(todo, cfg.limit);
+  ProgressBar progress(todo, "clips/s", cfg.log);
   for (std::size_t i = 0; i < d.entries.size(); ++i) {
     const DatasetEntry& e = d.entries[i];
     if (const results::FinishedRow* done = previous.find({e.ref_name, e.dist_name})) {
       values[i] = figure_of(done->fields, cfg.figure);
       ++r.counts.finished_before;
+    } else if (cfg.limit && r.counts.scored_now + r.failures.size() == cfg.limit) {
+      ++r.counts.not_run;  // --limit: left for a later --resume, and out of the statistics
+      continue;
     } else {
       const auto it = raw.find(e.line);
       const ClipFormat* format = it == raw.end() ? nullptr : &it->second;
@@ -168,17 +178,21 @@ EvalReport run_video_evaluation(const VideoEvalConfig& cfg) {
         writer->write(row);
         values[i] = figure_of(row, cfg.figure);
         ++r.counts.scored_now;
+        progress.tick();
       } catch (const Error& e2) {
         if (e2.exit_code() == kExitGpu) throw;
         writer->write(results::video_csv_row(e.ref_name, e.dist_name, nullptr, e2.what(),
                                              cfg.choice.reason, e.line));
         r.failures.push_back({e.ref_name, e.dist_name, e2.what()});
+        progress.clear();
         say(cfg.log, e.dist_name + ": " + e2.what());
+        progress.tick(true);
         continue;
       }
     }
     undefined += std::isnan(values[i]);
   }
+  progress.finish();
   r.counts.failed_now = r.failures.size();
   r.score_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (undefined) {

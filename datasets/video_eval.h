@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -30,9 +31,12 @@ struct VideoEvalConfig {
   VideoOptions video;                    // stmad is set when the figure needs it
   std::string out;                       // "" = default_results_name("video", dir)
   bool resume = false, overwrite = false;
+  std::size_t limit = 0;                 // score at most this many new pairs (0 = all)
   std::string json, html;
   BootstrapOptions bootstrap;
   std::FILE* log = stderr;
+  // Told the results file once it is open (mad eval reports an interrupt against it).
+  std::function<void(const std::string& path)> on_results_file;
 };
 
 // A clip pair's results row figures (mad video --pairs and this evaluation write the same rows).

@@ -108,9 +108,16 @@ void refuse_idle_options(const CLI::App& cmd, const EvalArgs& a) {
                               "give it to mad merge, which joins the shards and writes them");
 }
 
+// --limit's pairs left for later, said even with --quiet: the statistics lack them.
+void say_not_run(const datasets::EvalReport& report) {
+  if (report.counts.not_run)
+    std::fprintf(stderr, "mad eval: %zu pair(s) not run (--limit); continue with --resume\n",
+                 report.counts.not_run);
+}
+
 // --dataset video: clip pairs scored one after another through mad/video (datasets/video_eval.h).
 int run_video_eval(const CLI::App& cmd, const EvalArgs& a) {
-  for (const char* name : {"--shard", "--limit", "--gpus", "--workers-per-gpu", "--cpu-workers",
+  for (const char* name : {"--shard", "--gpus", "--workers-per-gpu", "--cpu-workers",
                            "--decode-threads"})
     if (given(cmd, name))
       throw InvalidArgument(std::string(name) +
@@ -121,6 +128,7 @@ int run_video_eval(const CLI::App& cmd, const EvalArgs& a) {
   video.score = apply_scoring_options(options);
   const BackendChoice choice = choose_backend(video.score.backend);
   refuse_unhonoured(options, choice);
+  refuse_threads_on_cuda(cmd, choice);  // the video scorer uses CPU threads only on the CPU
   datasets::VideoEvalConfig c(choice);
   c.dir = a.dir;
   c.manifest = a.manifest;
@@ -131,6 +139,7 @@ int run_video_eval(const CLI::App& cmd, const EvalArgs& a) {
   c.out = a.out;
   c.resume = a.resume;
   c.overwrite = a.force;
+  c.limit = a.limit;
   c.json = a.json;
   c.html = a.html;
   c.bootstrap.resamples = a.resamples;
@@ -138,9 +147,11 @@ int run_video_eval(const CLI::App& cmd, const EvalArgs& a) {
   if (a.quiet) c.log = nullptr;
   require_writable(a.json, "--json");
   require_writable(a.html, "--html");
+  c.on_results_file = [](const std::string& path) { report_interrupts(path, true); };
   const datasets::EvalReport report = datasets::run_video_evaluation(c);
   std::cout << datasets::report_to_text(report);
   flush_standard_output();
+  say_not_run(report);
   return datasets::exit_code_for(report);
 }
 
@@ -187,9 +198,7 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   if (!a.quiet)
     std::fprintf(stderr, "mad eval: one row per pair in %s\n",
                  report.settings.results_file.c_str());
-  if (report.counts.not_run)
-    std::fprintf(stderr, "mad eval: %zu pair(s) not run (--limit); continue with --resume\n",
-                 report.counts.not_run);
+  say_not_run(report);
   if (!a.quiet && !a.shard.empty())
     std::fprintf(stderr,
                  "mad eval: no statistics for shard %s alone: join the --out files of all %d "

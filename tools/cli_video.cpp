@@ -52,11 +52,12 @@ std::vector<std::unique_ptr<results::VideoLog>> open_logs(const VideoArgs& a) {
   return logs;
 }
 
-// The frames the range will score, when the clips' sizes tell their lengths (0: unknown, the
-// bar then counts without an end).
-std::size_t expected_frames(const ClipReader& ref, const ClipReader& dist, const VideoOptions& o) {
+// The frames the range will score, when the clips' sizes tell their lengths; nullopt when a
+// clip's length is not known (a pipe): the bar then counts without an end.
+std::optional<std::size_t> expected_frames(const ClipReader& ref, const ClipReader& dist,
+                                           const VideoOptions& o) {
   const std::int64_t a = ref.frame_count_hint(), b = dist.frame_count_hint();
-  if (a < 0 || b < 0) return 0;
+  if (a < 0 || b < 0) return std::nullopt;
   std::int64_t end = std::min(a, b);
   if (o.frame_count >= 0) end = std::min(end, o.first_frame + o.frame_count);
   if (end <= o.first_frame) return 0;
@@ -125,7 +126,7 @@ int run_video(const CLI::App& cmd, const VideoArgs& a) {
   // A log on standard output keeps it for itself: the summary then goes to stderr.
   const bool log_on_stdout = a.json == "-" || a.xml == "-" || a.csv == "-";
   std::FILE* summary_out = log_on_stdout ? stderr : stdout;
-  ProgressBar progress(a.quiet ? 0 : expected_frames(*ref, *dist, options), "frames/s",
+  ProgressBar progress(expected_frames(*ref, *dist, options), "frames/s",
                        a.quiet ? nullptr : stderr);
   const VideoSummary summary = scorer.score(
       *ref, *dist,

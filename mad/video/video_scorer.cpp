@@ -19,6 +19,10 @@ using video_detail::ReadEnd;
 // Frame pairs read ahead of the scoring: enough to keep the GPU's pairs in flight fed while the
 // reader waits on a pipe, few enough that a 4K clip holds well under 100 MB of frames.
 constexpr std::size_t kReadAhead = 4;
+// How long the scoring waits for the reader before it finishes the pairs in flight: a wait this
+// long means the reader, not the scorer, sets the pace, so the lost overlap costs nothing, and a
+// stalled pipe then holds neither the rows scored nor a failure among them.
+constexpr std::chrono::milliseconds kIdleBeforeDrain{100};
 
 std::string describe(const ClipFormat& f) {
   return std::to_string(f.width) + "x" + std::to_string(f.height) + " " + f.pixel_format();
@@ -94,9 +98,20 @@ class ReaderThread {
  public:
   ReaderThread(ClipReader& ref, ClipReader& dist, const VideoOptions& options,
                FramePairQueue& queue)
-      : queue_(queue),
+      : ref_(ref),
+        dist_(dist),
+        queue_(queue),
         thread_(read_clips, std::ref(ref), std::ref(dist), std::cref(options), std::ref(queue)) {}
-  ~ReaderThread() { join(); }
+  // Still running here, the scoring threw (a scorer's or a log's error, an interrupt): the
+  // reader may be waiting on a pipe whose writer stalled, so its read is cancelled rather than
+  // waited for, and the error ends the run at once.
+  ~ReaderThread() {
+    if (thread_.joinable()) {
+      ref_.cancel();
+      dist_.cancel();
+    }
+    join();
+  }
   void join() {
     if (!thread_.joinable()) return;
     queue_.stop();
@@ -104,6 +119,7 @@ class ReaderThread {
   }
 
  private:
+  ClipReader &ref_, &dist_;
   FramePairQueue& queue_;
   std::thread thread_;
 };
@@ -179,7 +195,7 @@ VideoSummary VideoScorer::score(ClipReader& ref, ClipReader& dist,
   FramePairQueue queue(kReadAhead);
   ReaderThread reader(ref, dist, options_, queue);
   FramePair pair;
-  while (queue.pop(pair)) {
+  while (queue.pop(pair, kIdleBeforeDrain, [&] { deliver(scorer.drain()); })) {
     if (model) model->add_frames(pair.ref, pair.dist);
     auto r = std::make_shared<const SourceImage>(to_source_image(std::move(pair.ref)));
     auto d = std::make_shared<const SourceImage>(to_source_image(std::move(pair.dist)));

@@ -5,6 +5,7 @@
 // reader blocked on a full queue so that it can end.
 #pragma once
 
+#include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -49,9 +50,19 @@ class FramePairQueue {
     ready_.notify_one();
   }
   // The next pair (true), or false once the reader has finished and every pair was taken.
-  bool pop(FramePair& pair) {
+  // When none has come for `idle` (the reader waits on a slow or stalled pipe), `on_idle` runs
+  // once, unlocked, before the wait goes on: the scorer then finishes the pairs it holds, so
+  // that their rows, and a failure among them, do not wait for the pipe.
+  template <class Rep, class Period, class OnIdle>
+  bool pop(FramePair& pair, std::chrono::duration<Rep, Period> idle, OnIdle&& on_idle) {
     std::unique_lock<std::mutex> lock(mutex_);
-    ready_.wait(lock, [&] { return ended_ || !pairs_.empty(); });
+    const auto has_pair = [&] { return ended_ || !pairs_.empty(); };
+    if (!ready_.wait_for(lock, idle, has_pair)) {
+      lock.unlock();
+      on_idle();
+      lock.lock();
+    }
+    ready_.wait(lock, has_pair);
     if (pairs_.empty()) return false;
     pair = std::move(pairs_.front());
     pairs_.pop_front();

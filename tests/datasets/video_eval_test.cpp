@@ -115,6 +115,33 @@ TEST_F(VideoEval, ResumeReusesTheRowsAndRefusesOtherSettings) {
   EXPECT_THROW(run_video_evaluation(c), InvalidArgument);
 }
 
+TEST_F(VideoEval, LimitScoresAtMostNNewPairsAndResumeScoresTheRest) {
+  VideoEvalConfig c = config("mad_mean");
+  c.limit = 2;
+  std::string told;
+  c.on_results_file = [&](const std::string& path) { told = path; };
+  const EvalReport first = run_video_evaluation(c);
+  EXPECT_EQ(told, at("results.csv")) << "the interrupt report needs the results file";
+  EXPECT_EQ(first.counts.scored_now, 2u);
+  EXPECT_EQ(first.counts.not_run, 3u);
+  EXPECT_EQ(column("mad_mean").size(), 2u);
+  EXPECT_EQ(first.points.size(), 2u) << "pairs not run are out of the statistics";
+  for (const std::string& note : first.notes)
+    EXPECT_EQ(note.find("have no"), std::string::npos)
+        << "pairs not run are not pairs without the figure: " << note;
+  c.resume = true;
+  c.limit = 0;
+  const EvalReport rest = run_video_evaluation(c);
+  EXPECT_EQ(rest.counts.finished_before, 2u);
+  EXPECT_EQ(rest.counts.scored_now, 3u);
+  EXPECT_EQ(rest.counts.not_run, 0u);
+  ASSERT_EQ(rest.points.size(), 5u);
+  fs::remove(at("results.csv"));
+  const EvalReport whole = run_video_evaluation(config("mad_mean"));
+  ASSERT_EQ(whole.points.size(), 5u);
+  for (std::size_t i = 0; i < 5; ++i) EXPECT_EQ(rest.points[i].mad, whole.points[i].mad) << i;
+}
+
 TEST_F(VideoEval, AFigureAShortClipDoesNotDefineIsLeftOutWithANote) {
   const EvalReport r = run_video_evaluation(config("tmad"));  // 3 frames: TMAD needs 34
   EXPECT_EQ(r.counts.scored_now, 5u);

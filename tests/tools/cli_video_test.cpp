@@ -192,6 +192,32 @@ TEST_F(CliVideo, NoProgressBarOffATerminal) {
   EXPECT_FALSE(has(run.out, "ETA")) << run.out;
 }
 
+// On a terminal (script(1) gives the run one) the bar counts the frames of a clip read from a
+// pipe, whose length is not known, with the rate and without a made-up total ("5/0"); a file's
+// length is known, and its bar shows "5/5".
+TEST_F(CliVideo, ProgressOnATerminalCountsAPipeWithoutATotal) {
+  if (test::run_command("command -v script").exit_code != 0)
+    GTEST_SKIP() << "script(1) is not installed";
+  const auto on_terminal = [&](const std::string& command) {
+    return test::run_command("cd '" + dir_.string() + "' && script -qec \"" + command +
+                             "\" /dev/null");
+  };
+  const auto pipe = on_terminal(std::string("cat dist.y4m | ") + MAD_BINARY +
+                                " video ref.y4m - --backend cpu");
+  ASSERT_EQ(pipe.exit_code, 0) << pipe.out;
+  EXPECT_TRUE(has(pipe.out, "5 done")) << pipe.out;
+  EXPECT_TRUE(has(pipe.out, "frames/s  ")) << pipe.out;
+  EXPECT_FALSE(has(pipe.out, "/0 ")) << pipe.out;
+  const auto files =
+      on_terminal(std::string(MAD_BINARY) + " video ref.y4m dist.y4m --backend cpu");
+  ASSERT_EQ(files.exit_code, 0) << files.out;
+  EXPECT_TRUE(has(files.out, "5/5")) << files.out;
+  EXPECT_FALSE(has(on_terminal(std::string("cat dist.y4m | ") + MAD_BINARY +
+                               " video ref.y4m - --backend cpu --quiet")
+                       .out,
+                   "done"));
+}
+
 // A stopped run keeps the frames written and says where they are. The distorted clip's pipe
 // stays open after its frames, so the run waits there with every frame scored until killed.
 TEST_F(CliVideo, AStoppedRunKeepsItsFramesAndSaysWhere) {
