@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # A/B of the whole scoring pipeline on the GPU machine, in one call: builds `mad` from this tree
-# and from a base tree side by side (sm_90, Release), then runs `mad bench --kernels pipeline`
-# alternately, A B A B ..., so that both see the same device, clocks and neighbours, and prints
-# each row's median of the rounds beside the other's, with the ratio. A refactor that must not
-# change the GPU's figures (issue 38) is checked this way.
+# and from a base tree side by side (sm_90, Release), then runs the two alternately, A B A B ...,
+# so that both see the same machine, clocks and neighbours, and prints each figure of one beside
+# the other's, with the ratio. Two measurements:
+#  * pipeline (default): `mad bench --kernels pipeline`, each row's median of the rounds. A
+#    refactor that must not change the GPU's figures (issue 38) is checked this way.
+#  * cpu-eval: `mad eval --backend cpu --threads 2 --cpu-workers 1` of `mad eval --make-synthetic`'s
+#    1000 pairs (40 references x 5 types x 5 levels, 512x384 gray PNG) on two cores (taskset), each
+#    process's wall, user and system seconds and minor page faults, and whether the two results
+#    files hold the same scores to the bit (issue 39's "CPU's lost half"). Both builds leave CUDA
+#    out there: the CPU path is what is measured, and the builds are faster.
 #
-#   tools/ab-pipeline.sh BASE_TREE [ROUNDS]     (default 3 rounds; logs and JSON under $OUT)
+#   tools/ab-pipeline.sh BASE_TREE [ROUNDS [pipeline|cpu-eval]]
+#                        (default 3 rounds of pipeline; logs and JSON under $OUT)
 #
 # BASE_TREE: a source tree of the base commit, e.g. made here and carried to the device:
 #   mkdir -p .ab-base && git archive da36d5c -- . ':!tests/data' | tar -x -C .ab-base
@@ -14,6 +21,12 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 base_tree=${1:?usage: tools/ab-pipeline.sh BASE_TREE [ROUNDS]}
 rounds=${2:-3}
+what=${3:-pipeline}
+case "$what" in
+  pipeline) cuda=ON ;;
+  cpu-eval) cuda=OFF ;;
+  *) echo "ab-pipeline: unknown measurement '$what' (pipeline, cpu-eval)"; exit 2 ;;
+esac
 out=${OUT:-$PWD/ab-out}
 mkdir -p "$out"
 gen=()
@@ -28,7 +41,8 @@ fi
 half=$(( $(nproc) / 2 > 1 ? $(nproc) / 2 : 1 ))
 build_one() {  # build_one SOURCE BUILD LOG
   cmake -S "$1" -B "$2" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-        -DMAD_BUILD_TESTS=OFF -DMAD_BUILD_BENCHMARKS=OFF -DMAD_PYTHON=OFF > "$3" 2>&1 &&
+        -DMAD_BUILD_TESTS=OFF -DMAD_BUILD_BENCHMARKS=OFF -DMAD_PYTHON=OFF -DMAD_ENABLE_CUDA=$cuda \
+        > "$3" 2>&1 &&
     cmake --build "$2" -j"$half" --target mad >> "$3" 2>&1
 }
 t0=$(date +%s)
@@ -41,6 +55,9 @@ if [ $new_rc -ne 0 ] || [ $base_rc -ne 0 ]; then
   echo "SUMMARY: A/B build FAILED (new rc=$new_rc, base rc=$base_rc)"; exit 1
 fi
 echo "A/B: both built in $(( $(date +%s) - t0 )) s"
+if [ "$what" = cpu-eval ]; then
+  exec tools/ab-cpu-eval.sh "$out" "$rounds"
+fi
 for r in $(seq 1 "$rounds"); do
   for side in base new; do
     build-ab-$side/bin/mad bench --kernels pipeline --precision both --format json \
