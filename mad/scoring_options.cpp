@@ -134,7 +134,8 @@ std::vector<ScoringOption> make_table() {
                         "yuv420p | yuv422p | yuv444p | gray, and their 10le, 12le, 16le forms",
                         "Raw (.yuv) clips: the planes' layout, as ffmpeg and vmaf name it", 0,
                         0));
-  // Run options: how many workers score (never the scores). mad eval registers them.
+  // Run options: how many workers score, and the threads decoding for them (never the scores).
+  // The commands that take one register it with add_run_option.
   t.push_back({"--gpus", "", "N", "0 .. 1024", "0", "CUDA workers, one per GPU (0 = every visible GPU)",
                "Workers", OptionTarget::Run, Honoured::CudaOnly, "sets the CUDA workers", false,
                "", "--cpu-workers sets the CPU's", "", nullptr, nullptr, 0, 1024,
@@ -150,6 +151,11 @@ std::vector<ScoringOption> make_table() {
                OptionTarget::Run, Honoured::CpuOnly, "sets the CPU backend's workers", false, "",
                "--gpus sets the GPU workers", "", nullptr, nullptr, 1, 1024,
                "leave it out for one", kEvalCommand});
+  t.push_back({"--decode-threads", "", "N", "1 .. 1024", "",
+               "Threads decoding images ahead of the scoring (mad score: with --pairs; default: "
+               "the cores the workers leave free, shared among them)",
+               "Workers", OptionTarget::Run, Honoured::AnyBackend, "", false, "", "", "", nullptr,
+               nullptr, 1, 1024, "leave it out for the default", kScoreCommand | kEvalCommand});
   return t;
 }
 
