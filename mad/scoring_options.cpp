@@ -32,27 +32,34 @@ ScoringOption kernel_variant_row(const char* cli, const char* help, const char* 
 // generated table there is checked against this one).
 std::vector<ScoringOption> make_table() {
   std::vector<ScoringOption> t;
-  t.push_back({"--backend", "backend", "NAME", "auto | cpu | cuda", "auto",
-               "Where MAD runs: auto uses CUDA when this build has it and a device is present",
-               "Scoring", OptionTarget::Score, Honoured::AnyBackend, "", false, "", "", "backend",
-               [](ScoreOptions& o, const std::string& v) { o.backend = parse_backend(v); },
-               [](const ScoreOptions&, Backend b) { return to_string(b); }, 0, 0, ""});
-  t.push_back({"--mad-version", "mad_version", "VERSION", "2011 | 2010 | stmad", "2011",
-               "Which release to reproduce: 2011 (x200 on d_detect, the final release), 2010 "
-               "(April 2010) or stmad (x10: ST-MAD's per-frame HI; use with --input-class "
-               "double, as ST-MAD reads frames)",
-               "Scoring", OptionTarget::Score, Honoured::AnyBackend, "", false, "", "",
-               "mad_version",
-               [](ScoreOptions& o, const std::string& v) { o.version = parse_mad_version(v); },
-               [](const ScoreOptions& o, Backend) { return to_string(o.version); }, 0, 0, ""});
-  t.push_back({"--input-class", "input_class", "NAME", "auto | uint8 | double", "auto",
-               "How 8-bit input is read: uint8 (255 takes the luminance of 254, as the original "
-               "on imread arrays) or double; auto is uint8 for 8-bit image files, double for video "
-               "frames",
-               "Scoring", OptionTarget::Score, Honoured::AnyBackend, "", false, "", "",
-               "input_class",
-               [](ScoreOptions& o, const std::string& v) { o.input_class = parse_input_class(v); },
-               [](const ScoreOptions& o, Backend) { return to_string(o.input_class); }, 0, 0, ""});
+  // A Score row that every backend honours, in help group "Scoring": the rest is its own.
+  const auto any_backend_row = [](const char* cli, const char* python, const char* value_name,
+                                  const char* values, const char* default_value, const char* help,
+                                  const char* key, decltype(ScoringOption::apply) apply,
+                                  decltype(ScoringOption::recorded) recorded) {
+    return ScoringOption{cli, python, value_name, values, default_value, help, "Scoring",
+                         OptionTarget::Score, Honoured::AnyBackend, "", false, "", "", key,
+                         apply, recorded, 0, 0, ""};
+  };
+  t.push_back(any_backend_row(
+      "--backend", "backend", "NAME", "auto | cpu | cuda", "auto",
+      "Where MAD runs: auto uses CUDA when this build has it and a device is present", "backend",
+      [](ScoreOptions& o, const std::string& v) { o.backend = parse_backend(v); },
+      [](const ScoreOptions&, Backend b) { return to_string(b); }));
+  t.push_back(any_backend_row(
+      "--mad-version", "mad_version", "VERSION", "2011 | 2010 | stmad", "2011",
+      "Which release to reproduce: 2011 (x200 on d_detect, the final release), 2010 (April "
+      "2010) or stmad (x10: ST-MAD's per-frame HI; use with --input-class double, as ST-MAD "
+      "reads frames)",
+      "mad_version", [](ScoreOptions& o, const std::string& v) { o.version = parse_mad_version(v); },
+      [](const ScoreOptions& o, Backend) { return to_string(o.version); }));
+  t.push_back(any_backend_row(
+      "--input-class", "input_class", "NAME", "auto | uint8 | double", "auto",
+      "How 8-bit input is read: uint8 (255 takes the luminance of 254, as the original on "
+      "imread arrays) or double; auto is uint8 for 8-bit image files, double for video frames",
+      "input_class",
+      [](ScoreOptions& o, const std::string& v) { o.input_class = parse_input_class(v); },
+      [](const ScoreOptions& o, Backend) { return to_string(o.input_class); }));
   t.push_back({"--precision", "precision", "NAME", "double | float", "double",
                "GPU arithmetic: double (faithful) or float (fast, within ~2e-4 of double)",
                "Scoring", OptionTarget::Score, Honoured::CudaOnly, "", true, "double",
