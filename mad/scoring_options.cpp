@@ -32,27 +32,34 @@ ScoringOption kernel_variant_row(const char* cli, const char* help, const char* 
 // generated table there is checked against this one).
 std::vector<ScoringOption> make_table() {
   std::vector<ScoringOption> t;
-  t.push_back({"--backend", "backend", "NAME", "auto | cpu | cuda", "auto",
-               "Where MAD runs: auto uses CUDA when this build has it and a device is present",
-               "Scoring", OptionTarget::Score, Honoured::AnyBackend, "", false, "", "", "backend",
-               [](ScoreOptions& o, const std::string& v) { o.backend = parse_backend(v); },
-               [](const ScoreOptions&, Backend b) { return to_string(b); }, 0, 0, ""});
-  t.push_back({"--mad-version", "mad_version", "VERSION", "2011 | 2010 | stmad", "2011",
-               "Which release to reproduce: 2011 (x200 on d_detect, the final release), 2010 "
-               "(April 2010) or stmad (x10: ST-MAD's per-frame HI; use with --input-class "
-               "double, as ST-MAD reads frames)",
-               "Scoring", OptionTarget::Score, Honoured::AnyBackend, "", false, "", "",
-               "mad_version",
-               [](ScoreOptions& o, const std::string& v) { o.version = parse_mad_version(v); },
-               [](const ScoreOptions& o, Backend) { return to_string(o.version); }, 0, 0, ""});
-  t.push_back({"--input-class", "input_class", "NAME", "auto | uint8 | double", "auto",
-               "How 8-bit input is read: uint8 (255 takes the luminance of 254, as the original "
-               "on imread arrays) or double; auto is uint8 for 8-bit image files, double for video "
-               "frames",
-               "Scoring", OptionTarget::Score, Honoured::AnyBackend, "", false, "", "",
-               "input_class",
-               [](ScoreOptions& o, const std::string& v) { o.input_class = parse_input_class(v); },
-               [](const ScoreOptions& o, Backend) { return to_string(o.input_class); }, 0, 0, ""});
+  // A Score row that every backend honours, in help group "Scoring": the rest is its own.
+  const auto any_backend_row = [](const char* cli, const char* python, const char* value_name,
+                                  const char* values, const char* default_value, const char* help,
+                                  const char* key, decltype(ScoringOption::apply) apply,
+                                  decltype(ScoringOption::recorded) recorded) {
+    return ScoringOption{cli, python, value_name, values, default_value, help, "Scoring",
+                         OptionTarget::Score, Honoured::AnyBackend, "", false, "", "", key,
+                         apply, recorded, 0, 0, ""};
+  };
+  t.push_back(any_backend_row(
+      "--backend", "backend", "NAME", "auto | cpu | cuda", "auto",
+      "Where MAD runs: auto uses CUDA when this build has it and a device is present", "backend",
+      [](ScoreOptions& o, const std::string& v) { o.backend = parse_backend(v); },
+      [](const ScoreOptions&, Backend b) { return to_string(b); }));
+  t.push_back(any_backend_row(
+      "--mad-version", "mad_version", "VERSION", "2011 | 2010 | stmad", "2011",
+      "Which release to reproduce: 2011 (x200 on d_detect, the final release), 2010 (April "
+      "2010) or stmad (x10: ST-MAD's per-frame HI; use with --input-class double, as ST-MAD "
+      "reads frames)",
+      "mad_version", [](ScoreOptions& o, const std::string& v) { o.version = parse_mad_version(v); },
+      [](const ScoreOptions& o, Backend) { return to_string(o.version); }));
+  t.push_back(any_backend_row(
+      "--input-class", "input_class", "NAME", "auto | uint8 | double", "auto",
+      "How 8-bit input is read: uint8 (255 takes the luminance of 254, as the original on "
+      "imread arrays) or double; auto is uint8 for 8-bit image files, double for video frames",
+      "input_class",
+      [](ScoreOptions& o, const std::string& v) { o.input_class = parse_input_class(v); },
+      [](const ScoreOptions& o, Backend) { return to_string(o.input_class); }));
   t.push_back({"--precision", "precision", "NAME", "double | float", "double",
                "GPU arithmetic: double (faithful) or float (fast, within ~2e-4 of double)",
                "Scoring", OptionTarget::Score, Honoured::CudaOnly, "", true, "double",
@@ -134,7 +141,8 @@ std::vector<ScoringOption> make_table() {
                         "yuv420p | yuv422p | yuv444p | gray, and their 10le, 12le, 16le forms",
                         "Raw (.yuv) clips: the planes' layout, as ffmpeg and vmaf name it", 0,
                         0));
-  // Run options: how many workers score (never the scores). mad eval registers them.
+  // Run options: how many workers score, and the threads decoding for them (never the scores).
+  // The commands that take one register it with add_run_option.
   t.push_back({"--gpus", "", "N", "0 .. 1024", "0", "CUDA workers, one per GPU (0 = every visible GPU)",
                "Workers", OptionTarget::Run, Honoured::CudaOnly, "sets the CUDA workers", false,
                "", "--cpu-workers sets the CPU's", "", nullptr, nullptr, 0, 1024,
@@ -150,6 +158,11 @@ std::vector<ScoringOption> make_table() {
                OptionTarget::Run, Honoured::CpuOnly, "sets the CPU backend's workers", false, "",
                "--gpus sets the GPU workers", "", nullptr, nullptr, 1, 1024,
                "leave it out for one", kEvalCommand});
+  t.push_back({"--decode-threads", "", "N", "1 .. 1024", "",
+               "Threads decoding images ahead of the scoring (mad score: with --pairs; default: "
+               "the cores the workers leave free, shared among them)",
+               "Workers", OptionTarget::Run, Honoured::AnyBackend, "", false, "", "", "", nullptr,
+               nullptr, 1, 1024, "leave it out for the default", kScoreCommand | kEvalCommand});
   return t;
 }
 

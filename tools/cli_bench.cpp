@@ -20,6 +20,7 @@
 #include "tools/cli_bench_study.h"
 #include "tools/cli_commands.h"
 #include "tools/cli_options.h"
+#include "tools/cli_subcommand.h"
 
 namespace mad::cli {
 namespace {
@@ -30,6 +31,10 @@ struct BenchCliState {
   int repeat = 0;
   bool quick = false, list_studies = false;
 };
+
+// What `mad bench` does, as mad --help lists it.
+constexpr const char* kSummary =
+    "Time every GPU kernel variant against the CPU reference (tables, CSV, JSON, HTML)";
 
 void write_reports(const BenchCliState& st, const bench::BenchReport& report) {
   if (!st.html.empty()) write_text_file(st.html, bench::format_html(report));
@@ -131,12 +136,7 @@ int run_bench_command(const CLI::App& cmd, const BenchCliState& st) {
   return kExitOk;
 }
 
-}  // namespace
-
-Subcommand add_bench_command(CLI::App& root) {
-  auto st = std::make_shared<BenchCliState>();
-  CLI::App* cmd = root.add_subcommand(
-      "bench", "Time every GPU kernel variant against the CPU reference (tables, CSV, JSON, HTML)");
+void add_options(CLI::App* cmd, BenchCliState* st) {
   std::string groups;
   for (const std::string& g : bench::bench_groups()) groups += (groups.empty() ? "" : ",") + g;
   cmd->add_option("--kernels", st->kernels,
@@ -174,7 +174,12 @@ Subcommand add_bench_command(CLI::App& root) {
                   "Re-run seed experiments: a comma list of study names, or all "
                   "(--list-studies names them); with --quick, --format table|json, --html");
   cmd->add_flag("--list-studies", st->list_studies, "List the seed studies, one line each");
-  return {cmd, [cmd, st]() { return run_bench_command(*cmd, *st); }};
+}
+
+}  // namespace
+
+Subcommand add_bench_command(CLI::App& root) {
+  return make_subcommand<BenchCliState>(root, "bench", kSummary, add_options, run_bench_command);
 }
 
 }  // namespace mad::cli

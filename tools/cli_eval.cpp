@@ -21,19 +21,20 @@
 #include "mad/score.h"
 #include "tools/cli_interrupt.h"
 #include "tools/cli_options.h"
+#include "tools/cli_report_args.h"
+#include "tools/cli_subcommand.h"
 #include "tools/cli_stdout.h"
 
 namespace mad::cli {
 namespace {
 
-struct EvalArgs {
-  std::string dir, dataset = "auto", manifest, out, json, html, shard;
+struct EvalArgs : ReportArgs {
+  std::string dir, dataset = "auto", manifest, shard;
   std::string figure;  // --dataset video: the figure correlated (default stmad)
-  bool resume = false, force = false, higher_better = false, lower_better = false, quiet = false;
-  int gpus = 0, workers_per_gpu = 1, cpu_workers = 1, threads = 0, resamples = 1000;
+  bool resume = false, higher_better = false, lower_better = false;
+  int gpus = 0, workers_per_gpu = 1, cpu_workers = 1, threads = 0;
   int decode_threads = 0;
   std::size_t limit = 0;
-  std::uint64_t seed = datasets::BootstrapOptions{}.seed;
   bool make_synthetic = false;
   int synthetic_refs = 40;
   int synthetic_types = 5;
@@ -41,6 +42,11 @@ struct EvalArgs {
   std::string synthetic_size = "512x384";
   std::string synthetic_format = "png";
 };
+
+// What `mad eval` does, as mad --help lists it.
+constexpr const char* kSummary =
+    "Score an IQA dataset in its published layout (TID2013/2008, KADID-10k, CSIQ, LIVE, "
+    "or a CSV manifest) and report SROCC, KROCC, PLCC and RMSE with bootstrap intervals";
 
 int make_synthetic(const EvalArgs& a) {
   datasets::SyntheticSpec spec;
@@ -136,17 +142,9 @@ int run_video_eval(const CLI::App& cmd, const EvalArgs& a) {
   if (a.lower_better) c.higher_is_better = false;
   if (!a.figure.empty()) c.figure = a.figure;
   c.video = video;
-  c.out = a.out;
   c.resume = a.resume;
-  c.overwrite = a.force;
+  apply_report_args(a, c);
   c.limit = a.limit;
-  c.json = a.json;
-  c.html = a.html;
-  c.bootstrap.resamples = a.resamples;
-  c.bootstrap.seed = a.seed;
-  if (a.quiet) c.log = nullptr;
-  require_writable(a.json, "--json");
-  require_writable(a.html, "--html");
   c.on_results_file = [](const std::string& path) { report_interrupts(path, true); };
   const datasets::EvalReport report = datasets::run_video_evaluation(c);
   std::cout << datasets::report_to_text(report);
@@ -173,24 +171,15 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   c.read.manifest = a.manifest;
   if (a.higher_better) c.read.higher_is_better = true;
   if (a.lower_better) c.read.higher_is_better = false;
-  c.out = a.out;
   c.resume = a.resume;
-  c.overwrite = a.force;
-  c.json = a.json;
-  c.html = a.html;
-  if (a.quiet) c.log = nullptr;
   c.limit = a.limit;
   c.runner.gpus = a.gpus;
   c.runner.workers_per_gpu = a.workers_per_gpu;
   c.runner.cpu_workers = a.cpu_workers;
   c.runner.decode_threads = static_cast<std::size_t>(a.decode_threads);
   c.runner.score = score;
-  c.bootstrap.resamples = a.resamples;
-  c.bootstrap.seed = a.seed;
   if (!a.shard.empty()) c.shard = results::parse_shard(a.shard);
-  // The reports are written after the scoring: a path that cannot take them is refused first.
-  require_writable(a.json, "--json");
-  require_writable(a.html, "--html");
+  apply_report_args(a, c);
   c.on_results_file = [](const std::string& path) { report_interrupts(path, true); };
   const datasets::EvalReport report = datasets::run_evaluation(c);
   std::cout << datasets::report_to_text(report);
@@ -207,14 +196,7 @@ int run(const CLI::App& cmd, const EvalArgs& a) {
   return datasets::exit_code_for(report);
 }
 
-}  // namespace
-
-Subcommand add_eval_command(CLI::App& root) {
-  auto a = std::make_shared<EvalArgs>();
-  CLI::App* cmd = root.add_subcommand(
-      "eval",
-      "Score an IQA dataset in its published layout (TID2013/2008, KADID-10k, CSIQ, LIVE, "
-      "or a CSV manifest) and report SROCC, KROCC, PLCC and RMSE with bootstrap intervals");
+void add_options(CLI::App* cmd, EvalArgs* a) {
   cmd->add_option("DIR", a->dir, "Dataset folder as published")->required()->type_name("DIR");
   cmd->add_option("--dataset", a->dataset,
                   "auto | tid2013 | tid2008 | kadid10k | csiq | live | csv | video (a "
@@ -273,18 +255,12 @@ Subcommand add_eval_command(CLI::App& root) {
   add_run_option(*cmd, "--gpus", a->gpus);
   add_run_option(*cmd, "--workers-per-gpu", a->workers_per_gpu);
   add_run_option(*cmd, "--cpu-workers", a->cpu_workers);
-  cmd->add_option("--decode-threads", a->decode_threads,
-                  "Threads decoding images ahead of each worker (default: the cores the "
-                  "workers leave free, shared among them)")
-      ->check(decimal_in_range(1, 1024, "leave it out for the default"))
-      ->group("Workers");
+  add_run_option(*cmd, "--decode-threads", a->decode_threads);
   cmd->add_option("--limit", a->limit, "Score at most N new pairs (then --resume continues)")
       ->check(decimal_in_range(1, std::numeric_limits<long long>::max(),
                                "leave --limit out to score every pair"))
       ->group("Scoring");
-  cmd->add_option("--threads", a->threads, "CPU threads (default: the CPUs allotted)")
-      ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"))
-      ->group("Scoring");
+  add_threads_option(*cmd, a->threads);
   add_statistics_options(*cmd, a->resamples, a->seed, "Statistics");
   cmd->add_flag("--make-synthetic", a->make_synthetic,
                 "Write a synthetic dataset (KADID-10k layout, invented scores) into DIR and exit")
@@ -313,7 +289,12 @@ Subcommand add_eval_command(CLI::App& root) {
       ->capture_default_str()
       ->type_name("png|tiff|bmp")
       ->group("Synthetic dataset");
-  return {cmd, [a, cmd] { return run(*cmd, *a); }};
+}
+
+}  // namespace
+
+Subcommand add_eval_command(CLI::App& root) {
+  return make_subcommand<EvalArgs>(root, "eval", kSummary, add_options, run);
 }
 
 }  // namespace mad::cli

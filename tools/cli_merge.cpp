@@ -24,18 +24,21 @@
 #include "mad/results/shard_files.h"
 #include "tools/cli_commands.h"
 #include "tools/cli_options.h"
+#include "tools/cli_report_args.h"
+#include "tools/cli_subcommand.h"
 #include "tools/cli_stdout.h"
 
 namespace mad::cli {
 namespace {
 
-struct MergeArgs {
-  std::string out, json, html;
+struct MergeArgs : ReportArgs {
   std::vector<std::string> shards;
-  bool force = false, quiet = false;
-  int resamples = datasets::BootstrapOptions{}.resamples;
-  std::uint64_t seed = datasets::BootstrapOptions{}.seed;
 };
+
+// What `mad merge` does, as mad --help lists it.
+constexpr const char* kSummary =
+    "Join the --out files of mad score --pairs LIST --shard I/N (in list order) or of "
+    "mad eval DIR --shard I/N (in dataset order, with the statistics) into one";
 
 // The shards of a list, merged by the results room; the count of rows and failures told here.
 int merge_pairs(const MergeArgs& a, const results::ShardSet& set) {
@@ -48,16 +51,8 @@ int merge_pairs(const MergeArgs& a, const results::ShardSet& set) {
 
 int merge_eval(const MergeArgs& a, const results::ShardSet& set) {
   datasets::EvalMergeConfig c;
-  c.out = a.out;
   c.shards = a.shards;
-  c.overwrite = a.force;
-  c.json = a.json;
-  c.html = a.html;
-  c.bootstrap.resamples = a.resamples;
-  c.bootstrap.seed = a.seed;
-  if (a.quiet) c.log = nullptr;
-  require_writable(a.json, "--json");  // before the bootstrap's work, not after it
-  require_writable(a.html, "--html");
+  apply_report_args(a, c);
   const datasets::EvalReport report = datasets::merge_eval_shards(c, set);
   std::cout << datasets::report_to_text(report);
   flush_standard_output();  // the report is the result: lost, it is an error
@@ -79,14 +74,7 @@ int run_merge(const CLI::App& cmd, const MergeArgs& a) {
   return set.eval ? merge_eval(a, set) : merge_pairs(a, set);
 }
 
-}  // namespace
-
-Subcommand add_merge_command(CLI::App& root) {
-  auto args = std::make_shared<MergeArgs>();
-  CLI::App* cmd = root.add_subcommand(
-      "merge",
-      "Join the --out files of mad score --pairs LIST --shard I/N (in list order) or of "
-      "mad eval DIR --shard I/N (in dataset order, with the statistics) into one");
+void add_options(CLI::App* cmd, MergeArgs* args) {
   cmd->add_option("OUT", args->out,
                   "The merged results file, and OUT.settings beside it (the shards' settings)")
       ->required()
@@ -107,7 +95,12 @@ Subcommand add_merge_command(CLI::App& root) {
                   "table); existing ones are refused without --force",
                   statistics);
   add_statistics_options(*cmd, args->resamples, args->seed, statistics);
-  return {cmd, [args, cmd] { return run_merge(*cmd, *args); }};
+}
+
+}  // namespace
+
+Subcommand add_merge_command(CLI::App& root) {
+  return make_subcommand<MergeArgs>(root, "merge", kSummary, add_options, run_merge);
 }
 
 }  // namespace mad::cli

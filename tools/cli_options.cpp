@@ -85,10 +85,17 @@ void add_scoring_options(CLI::App& cmd, unsigned command) {
 
 void add_run_option(CLI::App& cmd, const std::string& name, int& into) {
   const ScoringOption& row = scoring_option(name);
-  cmd.add_option(row.cli, into, row.help)
-      ->capture_default_str()
-      ->check(decimal_in_range(row.min, static_cast<unsigned long long>(row.max), row.range_hint))
-      ->group(row.group);
+  CLI::Option* opt =
+      cmd.add_option(row.cli, into, row.help)
+          ->check(decimal_in_range(row.min, static_cast<unsigned long long>(row.max), row.range_hint))
+          ->group(row.group);
+  if (*row.default_value) opt->capture_default_str();  // else the help describes the default
+}
+
+void add_threads_option(CLI::App& cmd, int& into) {
+  cmd.add_option("--threads", into, "CPU worker threads (default: the CPUs allotted)")
+      ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"))
+      ->group("Scoring");
 }
 
 GivenOptions given_scoring_options(const CLI::App& cmd) {

@@ -37,6 +37,9 @@ void refuse_threads_on_cuda(const CLI::App& cmd, const BackendChoice& choice);
 void add_scoring_options(CLI::App& cmd, unsigned command = kScoreCommand);
 // Registers the table's run option `name` ("--gpus") on `cmd`, bound to `into`, with its range.
 void add_run_option(CLI::App& cmd, const std::string& name, int& into);
+// --threads N, the CPU backend's threads (common/parallel.h's set_thread_count), bound to
+// `into`, in help group "Scoring": one wording and range for every command that takes it.
+void add_threads_option(CLI::App& cmd, int& into);
 // The table's options given on `cmd`, with their text, in table order.
 GivenOptions given_scoring_options(const CLI::App& cmd);
 // An option whose value is a file's path, shown as FILE in help group `group` (never empty:

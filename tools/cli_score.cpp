@@ -29,6 +29,7 @@
 #include "tools/cli_interrupt.h"
 #include "tools/cli_maps.h"
 #include "tools/cli_options.h"
+#include "tools/cli_subcommand.h"
 #include "tools/cli_stdout.h"
 
 namespace mad::cli {
@@ -41,6 +42,9 @@ struct ScoreArgs {
   int threads = 0;
   int decode_threads = 0;  // --pairs: the decoders' threads; 0: the engine's default
 };
+
+// What `mad score` does, as mad --help lists it.
+constexpr const char* kSummary = "Score a (reference, distorted) pair or a list of pairs";
 
 ScoreOptions make_options(const CLI::App& cmd, const ScoreArgs& a) {
   ScoreOptions o = apply_scoring_options(given_scoring_options(cmd));
@@ -272,19 +276,22 @@ void refuse_idle_options(const CLI::App& cmd, const ScoreArgs& a) {
   }
 }
 
-}  // namespace
+// The variants' list, one pair, or with --pairs a list of them.
+int run(const CLI::App& cmd, const ScoreArgs& a) {
+  refuse_idle_options(cmd, a);
+  if (a.list_variants) {
+    std::cout << describe_variants();
+    return kExitOk;
+  }
+  if (a.threads > 0) set_thread_count(a.threads);
+  return a.pairs.empty() ? run_single(cmd, a) : run_pairs(cmd, a);
+}
 
-Subcommand add_score_command(CLI::App& root) {
-  auto args = std::make_shared<ScoreArgs>();
-  CLI::App* cmd =
-      root.add_subcommand("score", "Score a (reference, distorted) pair or a list of pairs");
+void add_options(CLI::App* cmd, ScoreArgs* args) {
   // REF and DIST also have named forms, as vmaf's users type them.
-  cmd->add_option("REF,--reference", args->ref, "Reference image (PNG, JPEG, BMP, TIFF, PGM/PPM)")
-      ->type_name("FILE")
-      ->group("Input");
-  cmd->add_option("DIST,--distorted", args->dist, "Distorted image")
-      ->type_name("FILE")
-      ->group("Input");
+  add_file_option(*cmd, "REF,--reference", args->ref,
+                  "Reference image (PNG, JPEG, BMP, TIFF, PGM/PPM)", "Input");
+  add_file_option(*cmd, "DIST,--distorted", args->dist, "Distorted image", "Input");
   cmd->add_option("--pairs", args->pairs,
                   "CSV list of pairs: a header naming ref,dist (or reference,distorted), or two "
                   "columns of paths; tabs also separate; relative paths resolve against the "
@@ -296,11 +303,10 @@ Subcommand add_score_command(CLI::App& root) {
                   "together, shares balanced by pixels; join the shards' --out with mad merge")
       ->type_name("I/N")
       ->group("Input");
-  cmd->add_option("-o,--out", args->out,
+  add_file_option(*cmd, "-o,--out", args->out,
                   "Results file: CSV, or JSON Lines with --json (default: standard output); "
-                  "refused when it exists, unless --force (or, with --pairs, --resume)")
-      ->type_name("FILE")
-      ->group("Output");
+                  "refused when it exists, unless --force (or, with --pairs, --resume)",
+                  "Output");
   cmd->add_flag("--resume", args->resume,
                 "With --pairs --out: keep --out's finished rows and score the other lines of the "
                 "list (failed ones again); refused when --out was made with other settings")
@@ -319,26 +325,16 @@ Subcommand add_score_command(CLI::App& root) {
                 "still print)")
       ->group("Output");
   add_scoring_options(*cmd);
-  cmd->add_option("--threads", args->threads, "CPU worker threads (default: the CPUs allotted)")
-      ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"))
-      ->group("Scoring");
-  cmd->add_option("--decode-threads", args->decode_threads,
-                  "With --pairs: threads decoding images ahead of the scoring (default: the "
-                  "cores the scoring leaves free)")
-      ->check(decimal_in_range(1, 1024, "leave it out for the default"))
-      ->group("Scoring");
+  add_threads_option(*cmd, args->threads);
+  add_run_option(*cmd, "--decode-threads", args->decode_threads);
   cmd->add_flag("--list-variants", args->list_variants, "List the GPU kernel variants and exit")
       ->group("GPU only");
-  auto run = [args, cmd]() -> int {
-    refuse_idle_options(*cmd, *args);
-    if (args->list_variants) {
-      std::cout << describe_variants();
-      return kExitOk;
-    }
-    if (args->threads > 0) set_thread_count(args->threads);
-    return args->pairs.empty() ? run_single(*cmd, *args) : run_pairs(*cmd, *args);
-  };
-  return {cmd, run};
+}
+
+}  // namespace
+
+Subcommand add_score_command(CLI::App& root) {
+  return make_subcommand<ScoreArgs>(root, "score", kSummary, add_options, run);
 }
 
 }  // namespace mad::cli

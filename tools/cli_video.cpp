@@ -22,6 +22,7 @@
 #include "tools/cli_interrupt.h"
 #include "tools/cli_options.h"
 #include "tools/cli_stdout.h"
+#include "tools/cli_subcommand.h"
 #include "tools/cli_video_pairs.h"
 
 namespace mad::cli {
@@ -33,7 +34,13 @@ struct VideoArgs {
   std::string ref, dist, json, xml, csv;
   bool force = false, quiet = false;
   int threads = 0;
+  std::shared_ptr<VideoPairsArgs> pairs;  // --pairs and its options: tools/cli_video_pairs.cpp
 };
+
+// What `mad video` does, as mad --help lists it.
+constexpr const char* kSummary =
+    "MAD of every frame of a clip against its reference (Y4M or raw .yuv; '-' reads standard "
+    "input), pooled as vmaf pools its metrics, with ST-MAD (--stmad) and vmaf-shaped logs";
 
 // The logs asked for, opened (and an existing file refused) before any frame is read.
 std::vector<std::unique_ptr<results::VideoLog>> open_logs(const VideoArgs& a) {
@@ -150,48 +157,43 @@ int run_video(const CLI::App& cmd, const VideoArgs& a) {
   return kExitOk;
 }
 
-}  // namespace
+// One pair of clips, or with --pairs a list of them.
+int run(const CLI::App& cmd, const VideoArgs& a) {
+  if (!a.pairs->list.empty()) return run_video_pairs(cmd, *a.pairs);
+  refuse_video_pairs_options(cmd);
+  if (a.ref.empty() || a.dist.empty())
+    throw InvalidArgument("mad video needs REF and DIST (or --pairs LIST.csv)");
+  return run_video(cmd, a);
+}
 
-Subcommand add_video_command(CLI::App& root) {
-  auto args = std::make_shared<VideoArgs>();
-  CLI::App* cmd = root.add_subcommand(
-      "video",
-      "MAD of every frame of a clip against its reference (Y4M or raw .yuv; '-' reads standard "
-      "input), pooled as vmaf pools its metrics, with ST-MAD (--stmad) and vmaf-shaped logs");
+void add_options(CLI::App* cmd, VideoArgs* args) {
   // Not required: --pairs LIST takes their place (tools/cli_video_pairs.cpp).
   cmd->add_option("REF", args->ref, "Reference clip (.y4m, raw .yuv, or '-' for standard input)");
   cmd->add_option("DIST", args->dist, "Distorted clip (.y4m, raw .yuv, or '-')");
-  cmd->add_option("--json", args->json,
+  add_file_option(*cmd, "--json", args->json,
                   "Write vmaf's JSON log shape here ('-': standard output): frames[].metrics, "
-                  "pooled_metrics, aggregate_metrics, fps, settings")
-      ->type_name("FILE")
-      ->group("Output");
-  cmd->add_option("--xml", args->xml, "Write vmaf's XML log shape here ('-': standard output)")
-      ->type_name("FILE")
-      ->group("Output");
-  cmd->add_option("--csv", args->csv,
+                  "pooled_metrics, aggregate_metrics, fps, settings",
+                  "Output");
+  add_file_option(*cmd, "--xml", args->xml,
+                  "Write vmaf's XML log shape here ('-': standard output)", "Output");
+  add_file_option(*cmd, "--csv", args->csv,
                   "Write one CSV line per frame here (Frame,mad,mad_hi,mad_lo; '-': standard "
-                  "output), its settings beside it in FILE.settings")
-      ->type_name("FILE")
-      ->group("Output");
+                  "output), its settings beside it in FILE.settings",
+                  "Output");
   cmd->add_flag("--force", args->force, "Replace existing --json, --xml or --csv files")
       ->group("Output");
   cmd->add_flag("-q,--quiet", args->quiet,
                 "No progress bar or notes on stderr (errors still print)")
       ->group("Output");
   add_scoring_options(*cmd, kVideoCommand);
-  cmd->add_option("--threads", args->threads, "CPU worker threads (default: the CPUs allotted)")
-      ->check(decimal_in_range(1, 65536, "leave --threads out to use every core"))
-      ->group("Scoring");
-  const auto pairs = add_video_pairs_options(*cmd);  // --pairs: tools/cli_video_pairs.cpp
-  auto run = [args, cmd, pairs]() -> int {
-    if (!pairs->list.empty()) return run_video_pairs(*cmd, *pairs);
-    refuse_video_pairs_options(*cmd);
-    if (args->ref.empty() || args->dist.empty())
-      throw InvalidArgument("mad video needs REF and DIST (or --pairs LIST.csv)");
-    return run_video(*cmd, *args);
-  };
-  return {cmd, run};
+  add_threads_option(*cmd, args->threads);
+  args->pairs = add_video_pairs_options(*cmd);
+}
+
+}  // namespace
+
+Subcommand add_video_command(CLI::App& root) {
+  return make_subcommand<VideoArgs>(root, "video", kSummary, add_options, run);
 }
 
 }  // namespace mad::cli

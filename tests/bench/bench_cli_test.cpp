@@ -254,6 +254,33 @@ TEST(BenchCli, SelectsGroupsAndSizes) {
   EXPECT_EQ(windows, (std::set<std::string>{"w=3", "w=15", "w=31"}));
 }
 
+// The A5 rows' compulsory traffic (group_stages.cpp's a5_row): each subband read once at the
+// precision's size, one mean a block written on one subband, three statistics a block on each
+// of a pair's 40 subbands (20 per image), and the bytes moved their sum.
+TEST(BenchCli, A5RowsCountTheirCompulsoryTraffic) {
+  const BenchRun r = run_bench("--quick --format json --kernels a5 --sizes 64x48");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto rows = nlohmann::json::parse(r.out)["rows"];
+  const double n = 64.0 * 48;
+  double blocks = 0;  // from the one-subband rows' output: one mean a block
+  for (const auto& row : rows)
+    if (row["case"] == "mean_1_subband") blocks = row["bytes_out"].get<double>() / 8;
+  ASSERT_GT(blocks, 0);
+  std::set<std::string> cases;
+  for (const auto& row : rows) {
+    const double real = row["precision"] == "float" ? 4 : 8;
+    const double in = row["bytes_in"], out = row["bytes_out"];
+    EXPECT_EQ(row["bytes_moved"].get<double>(), in + out) << row.dump();
+    const std::string c = row["case"];
+    cases.insert(c);
+    const double subbands = c == "mean_1_subband" ? 1 : 40, stats = c == "mean_1_subband" ? 1 : 3;
+    EXPECT_EQ(in, subbands * n * real) << row.dump();
+    EXPECT_EQ(out, stats * subbands * blocks * real) << row.dump();
+    if (c == "mean_1_subband") EXPECT_EQ(row["flops"].get<double>(), 256 * blocks) << row.dump();
+  }
+  EXPECT_EQ(cases, (std::set<std::string>{"mean_1_subband", "40_subbands"}));
+}
+
 TEST(BenchCli, BadArgumentsAreUsageErrors) {
   const BenchRun kernels = run_bench("--quick --kernels gray,nope");
   EXPECT_EQ(kernels.exit_code, 2);

@@ -207,6 +207,11 @@ TEST(BenchConfig, ParsesListsAndSizes) {
   EXPECT_EQ(parse_list("nick,gray", bench_groups(), "--kernels"),
             (std::vector<std::string>{"gray", "nick"}));
   EXPECT_EQ(parse_list("all", bench_groups(), "--kernels"), bench_groups());
+  // The groups, in the order run.cpp's table runs and reports them.
+  EXPECT_EQ(bench_groups(), (std::vector<std::string>{"gray", "darken", "histogram", "smooth",
+                                                      "nick", "convolve", "detection", "a5",
+                                                      "csf", "fft", "log_gabor", "appearance",
+                                                      "combine", "pipeline"}));
   EXPECT_THROW(parse_list("gray,nope", bench_groups(), "--kernels"), InvalidArgument);
 }
 

@@ -141,6 +141,19 @@ A5BenchOptions a5_bench_options(const BenchContext& ctx, const std::string& prec
 }
 #endif
 
+// An A5 row before its timing: `reals_in` reals read and `reals_out` written, each of the
+// precision's size (the compulsory traffic every form shares), and `flops`.
+BenchRow a5_row(Size s, const std::string& case_name, const std::string& precision,
+                double reals_in, double reals_out, double flops) {
+  const double real = precision == "float" ? 4 : 8;
+  BenchRow r = make_row("a5", case_name, s, precision);
+  r.bytes_in = reals_in * real;
+  r.bytes_out = reals_out * real;
+  r.bytes_moved = r.bytes_in + r.bytes_out;
+  r.flops = flops;
+  return r;
+}
+
 // The mean-only A5 forms on one subband (the thesis's Table 9), GPU rows per precision and the
 // CPU reference's rows.
 void add_a5_mean_rows(BenchContext& ctx, Size s, ImageView<const double> subband) {
@@ -148,12 +161,7 @@ void add_a5_mean_rows(BenchContext& ctx, Size s, ImageView<const double> subband
   const double n = static_cast<double>(s.width) * s.height,
                blocks = static_cast<double>(grid.count());
   auto base = [&](const std::string& precision) {
-    const double real = precision == "float" ? 4 : 8;
-    BenchRow r = make_row("a5", "mean_1_subband", s, precision);
-    r.bytes_in = n * real;
-    r.bytes_out = blocks * real;
-    r.bytes_moved = r.bytes_in + r.bytes_out;
-    r.flops = 256.0 * blocks;
+    BenchRow r = a5_row(s, "mean_1_subband", precision, n, blocks, 256.0 * blocks);
     r.op_count = "exact";
     return r;
   };
@@ -202,14 +210,10 @@ void run_a5_group(BenchContext& ctx) {
       const BlockGrid grid(s.width, s.height);
       const double blocks = static_cast<double>(grid.count()),
                    count = static_cast<double>(views.size());
+      // Each subband read once; its three statistics written per block.
       auto base = [&](const std::string& precision) {
-        const double real = precision == "float" ? 4 : 8;
-        BenchRow r = make_row("a5", "40_subbands", s, precision);
-        r.bytes_in = count * n * real;
-        r.bytes_out = 3 * count * blocks * real;
-        r.bytes_moved = r.bytes_in + r.bytes_out;
-        r.flops = 8.0 * 2 * 256 * blocks * count;
-        return r;
+        return a5_row(s, "40_subbands", precision, count * n, 3 * count * blocks,
+                      8.0 * 2 * 256 * blocks * count);
       };
 #ifdef MAD_HAVE_CUDA
       if (ctx.config.gpu)

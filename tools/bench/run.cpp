@@ -9,34 +9,44 @@
 namespace mad::bench {
 namespace {
 
-void run_group(BenchContext& ctx, const std::string& group) {
-  if (group == "gray")
-    run_gray_group(ctx, false);
-  else if (group == "darken")
-    run_gray_group(ctx, true);
-  else if (group == "histogram")
-    run_histogram_group(ctx);
-  else if (group == "smooth")
-    run_smooth_group(ctx);
-  else if (group == "nick")
-    run_nick_group(ctx);
-  else if (group == "convolve")
-    run_convolve_group(ctx);
-  else if (group == "detection")
-    run_detection_group(ctx);
-  else if (group == "a5")
-    run_a5_group(ctx);
-  else if (group == "csf" || group == "fft" || group == "log_gabor")
-    run_spectral_group(ctx, group);
-  else if (group == "appearance")
-    run_appearance_group(ctx);
-  else if (group == "combine")
-    run_combine_group(ctx);
-  else if (group == "pipeline")
-    run_pipeline_group(ctx);
+// Every group: its --kernels name and what runs it, in the order they run and are reported.
+// bench_groups() lists the names from here, so that a group is added in one row.
+struct Group {
+  const char* name;
+  void (*run)(BenchContext& ctx);
+};
+const Group kGroups[] = {
+    {"gray", [](BenchContext& ctx) { run_gray_group(ctx, false); }},
+    {"darken", [](BenchContext& ctx) { run_gray_group(ctx, true); }},
+    {"histogram", run_histogram_group},
+    {"smooth", run_smooth_group},
+    {"nick", run_nick_group},
+    {"convolve", run_convolve_group},
+    {"detection", run_detection_group},
+    {"a5", run_a5_group},
+    {"csf", [](BenchContext& ctx) { run_spectral_group(ctx, "csf"); }},
+    {"fft", [](BenchContext& ctx) { run_spectral_group(ctx, "fft"); }},
+    {"log_gabor", [](BenchContext& ctx) { run_spectral_group(ctx, "log_gabor"); }},
+    {"appearance", run_appearance_group},
+    {"combine", run_combine_group},
+    {"pipeline", run_pipeline_group},
+};
+
+void run_group(BenchContext& ctx, const std::string& name) {
+  for (const Group& g : kGroups)
+    if (name == g.name) g.run(ctx);
 }
 
 }  // namespace
+
+const std::vector<std::string>& bench_groups() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const Group& g : kGroups) out.push_back(g.name);
+    return out;
+  }();
+  return names;
+}
 
 BenchReport run_bench(const BenchConfig& config,
                       const std::function<void(const std::string&)>& progress) {

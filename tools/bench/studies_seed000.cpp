@@ -265,7 +265,7 @@ void run_seed000_histogram(StudyRun& run) {
     if (&img == &kImages[0]) seq_first = median_ms(cpu);
     if (&img == &kImages[6]) seq_last = median_ms(cpu);
 
-    std::map<std::string, double> t;
+    std::map<std::string, Timings> t;  // by kind ("fused", "monochrome", "real"), then variant
     for (const std::string& v : fused_variants) {
       const auto m = run.gpu("gray+histogram " + v + " " + name, [&] {
         return bench_gray_histogram(rgb, kernels::GrayWeighting::Matlab, v, options_for(run));
@@ -274,12 +274,12 @@ void run_seed000_histogram(StudyRun& run) {
       if (v == "shared_warp_p30") seed = seconds(img.hist_30px_s, "Table 7, 30px");
       if (v == "shared_warp_fixed_60x45") seed = seconds(img.hist_60x45_s, "Table 7, 60x45");
       run.add(name + " fused " + v, "fused " + v, px, seed, "cuda gray+histogram " + v, m);
-      t["fused " + v] = median_ms(m);
+      t["fused"][v] = median_ms(m);
     }
     run.compare_times(name + ": fused, 30 px/thread against the fixed 60x45 grid", "30px",
                       img.hist_30px_s, "60x45", img.hist_60x45_s, "Table 7", "shared_warp_p30",
-                      t["fused shared_warp_p30"], "shared_warp_fixed_60x45",
-                      t["fused shared_warp_fixed_60x45"]);
+                      t["fused"]["shared_warp_p30"], "shared_warp_fixed_60x45",
+                      t["fused"]["shared_warp_fixed_60x45"]);
 
     const Image<std::uint8_t> mono = kernels::make_histogram_pattern(
         kernels::HistogramPattern::Monochrome, s.width, s.height, 128);
@@ -298,29 +298,25 @@ void run_seed000_histogram(StudyRun& run) {
           return bench_histogram(input->cview(), v, options_for(run));
         });
         run.add(name + " " + kind + " " + v, kind + " " + v, px, std::nullopt, "cuda " + v, m);
-        t[kind + " " + v] = median_ms(m);
+        t[kind][v] = median_ms(m);
       }
     run.compare_claim(name + " monochrome: shared vs global atomics",
                       "shared atomics drastically faster than global (Figure 15)", true,
-                      "shared_block_p1", t["monochrome shared_block_p1"], "global_atomic",
-                      t["monochrome global_atomic"]);
+                      t["monochrome"], "shared_block_p1", "global_atomic");
     run.compare_growth(name + " monochrome: time of 2-D 32x8 blocks over 1-D 256-thread blocks",
                        "the block configuration (1D or 2D) doesn't affect the performance "
                        "(Figure 15, line 187): 1x",
-                       1.0, t["monochrome shared_block_2d_32x8"] / t["monochrome shared_block_p1"]);
+                       1.0, t["monochrome"]["shared_block_2d_32x8"] / t["monochrome"]["shared_block_p1"]);
     run.compare_claim(name + " monochrome: per-warp vs per-block shared",
                       "per-warp histograms faster than per-block (Figure 17)", true,
-                      "shared_warp_p1", t["monochrome shared_warp_p1"], "shared_block_p1",
-                      t["monochrome shared_block_p1"]);
+                      t["monochrome"], "shared_warp_p1", "shared_block_p1");
     run.compare_claim(name + " real: per-block vs per-warp shared",
                       "per-block much faster than per-warp at 1 px/thread (Figure 18)", true,
-                      "shared_block_p1", t["real shared_block_p1"], "shared_warp_p1",
-                      t["real shared_warp_p1"]);
+                      t["real"], "shared_block_p1", "shared_warp_p1");
     run.compare_claim(name + " real: per-warp vs per-block at 30 px/thread",
                       "with more pixels per thread per-warp wins for almost all images "
                       "(Figure 23, line 214)",
-                      true, "shared_warp_p30", t["real shared_warp_p30"], "shared_block_p30",
-                      t["real shared_block_p30"]);
+                      true, t["real"], "shared_warp_p30", "shared_block_p30");
   }
   run.compare_growth("sequential time from img00 to img06 (250x the pixels)",
                      "0.003208 s to 0.616924 s: 192.31x (Table 7)", 0.616924 / 0.003208,
@@ -354,7 +350,7 @@ void run_seed000_smoothing(StudyRun& run) {
             cpu);
     if (&img == &kImages[0]) seq_first = median_ms(cpu);
     if (&img == &kImages[6]) seq_last = median_ms(cpu);
-    std::map<std::string, double> t;
+    Timings t;
     for (const std::string v :
          {"global", "tile", "global_32x16", "tile_32x16", "global_32x16_p4", "global_32x16_p15"}) {
       const auto m = run.gpu("smooth " + v + " " + name,
@@ -368,14 +364,14 @@ void run_seed000_smoothing(StudyRun& run) {
     }
     run.compare_claim(name + ": global memory vs shared tile (32x8)",
                       "global memory only is faster than the shared-memory tile (Figure 26)", true,
-                      "global", t["global"], "tile", t["tile"]);
+                      t, "global", "tile");
     run.compare_claim(name + ": global memory vs shared tile (32x16)",
                       "global memory only is faster than the shared-memory tile (Figure 26)", true,
-                      "global_32x16", t["global_32x16"], "tile_32x16", t["tile_32x16"]);
+                      t, "global_32x16", "tile_32x16");
     run.compare_claim(name + ": 16x32 blocks vs 8x32 blocks (global memory)",
                       "bigger blocks (16x32 instead of 8x32) increased the performance "
                       "(Figure 26, line 300)",
-                      true, "global_32x16", t["global_32x16"], "global", t["global"]);
+                      true, t, "global_32x16", "global");
     run.compare_times(name + ": 15 px per thread (height) against 4 px", "15px (height)",
                       img.smooth_15px_s, "4px", img.smooth_4px_s, "Table 13", "global_32x16_p15",
                       t["global_32x16_p15"], "global_32x16_p4", t["global_32x16_p4"]);

@@ -197,7 +197,7 @@ void run_seed003_padding(StudyRun& run) {
          "ours: " + std::to_string(differ_inside) + " samples differ farther than 2 pixels in",
          differ_inside == 0 ? "same: yes" : "same: no"});
 
-    std::map<std::string, double> t;
+    Timings t;
     const auto gpu_row = [&](const std::string& label, const std::string& variant,
                              kernels::SmoothBorder border, std::optional<SeedFigure> seed) {
       const auto m = run.gpu("smooth " + label + " " + c.name, [&] {
@@ -216,10 +216,10 @@ void run_seed003_padding(StudyRun& run) {
             claim("lines 289-309", "padImageKernel, then unchecked taps"));
     run.compare_claim(c.name + ": wrap, padded copy vs edge checks",
                       "padding removed the edge checks, a dramatic increase (line 309)", true,
-                      "wrap padded", t["wrap padded"], "wrap edge checks", t["wrap edge checks"]);
+                      t, "wrap padded", "wrap edge checks");
     run.compare_claim(c.name + ": zero border, padded copy vs edge checks",
                       "padding removed the edge checks, a dramatic increase (line 309)", true,
-                      "zero padded", t["zero padded"], "clip edge checks", t["clip edge checks"]);
+                      t, "zero padded", "clip edge checks");
   }
 }
 
@@ -246,7 +246,7 @@ void run_seed003_bank_conflicts(StudyRun& run) {
           run.cpu_one_thread([&] { kernels::smooth_cpu(samples.cview(), channels, out.view()); });
       run.add(what + " sequential", std::to_string(channels) + "ch cpu-1t", c.px, std::nullopt,
               "cpu-1t", cpu);
-      std::map<std::string, double> t;
+      Timings t;
       for (const std::string v : {"tile_bank_conflict", "tile_bank_free", "global"}) {
         const auto m = run.gpu("smooth " + v + " " + what, [&] {
           return bench_smooth(samples.cview(), channels, v, options_for(run));
@@ -261,8 +261,7 @@ void run_seed003_bank_conflicts(StudyRun& run) {
       }
       run.compare_claim(what + ": conflict-free vs bank-conflicted tile",
                         "bank conflicts serialize shared-memory accesses (lines 245-265)", true,
-                        "tile_bank_free", t["tile_bank_free"], "tile_bank_conflict",
-                        t["tile_bank_conflict"]);
+                        t, "tile_bank_free", "tile_bank_conflict");
       run.compare_growth(what + ": time of the conflicted tile / conflict-free tile",
                          "no figure for a conflicted/conflict-free pair (lines 245-265)", kNoValue,
                          t["tile_bank_conflict"] / t["tile_bank_free"]);

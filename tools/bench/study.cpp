@@ -322,6 +322,18 @@ void StudyRun::compare_claim(const std::string& subject, const std::string& seed
   result_.comparisons.push_back(std::move(c));
 }
 
+double time_of(const Timings& times, const std::string& name) {
+  const auto it = times.find(name);
+  return it == times.end() ? kNoValue : it->second;
+}
+
+void StudyRun::compare_claim(const std::string& subject, const std::string& seed_claim,
+                             bool seed_a_faster, const Timings& times, const std::string& ours_a,
+                             const std::string& ours_b) {
+  compare_claim(subject, seed_claim, seed_a_faster, ours_a, time_of(times, ours_a), ours_b,
+                time_of(times, ours_b));
+}
+
 void StudyRun::plot(const std::string& title, const std::string& x_label, bool log_x) {
   result_.plot_title = title;
   result_.x_label = x_label;

@@ -25,6 +25,7 @@
 
 #include <functional>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -36,6 +37,11 @@ namespace mad::bench {
 struct KernelTiming;
 
 inline constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
+
+// A study's median times (ms), by the names its rows give them; a study compares them by name.
+using Timings = std::map<std::string, double>;
+// The time named `name` in `times`; kNoValue when it was not measured.
+double time_of(const Timings& times, const std::string& name);
 
 // One figure as the seed publishes it: a value and its unit ("s", "ms", "us"), or only a text
 // claim (the seed's prose or a plot it gives no numbers for), and where it stands in the seed.
@@ -156,6 +162,10 @@ class StudyRun {
   void compare_claim(const std::string& subject, const std::string& seed_claim,
                      bool seed_a_faster, const std::string& ours_a, double ours_a_ms,
                      const std::string& ours_b, double ours_b_ms);
+  // As compare_claim, ours_a's and ours_b's times looked up by those names in `times`.
+  void compare_claim(const std::string& subject, const std::string& seed_claim,
+                     bool seed_a_faster, const Timings& times, const std::string& ours_a,
+                     const std::string& ours_b);
   // A count over a sweep: "ours: PREFIX at HITS of MEASURED widths"; same ordering when the
   // hits are a majority (or all, with `need_all`); n/a when nothing was measured.
   void compare_count(const std::string& subject, const std::string& seed_text,
