@@ -15,6 +15,9 @@ bool gpu_device_available();
 std::string gpu_device_description();
 // Device memory in use on the current device (total - free), 0 without a device.
 std::size_t gpu_memory_used_bytes();
+// Free memory of the current device (cudaMemGetInfo), 0 without a driver or device. It does
+// not ask gpu_device_available first: a scorer sizing its slots has a device already.
+std::size_t gpu_free_memory_bytes();
 // Returns and clears a pending CUDA error ("" when none or without CUDA).
 std::string take_pending_gpu_error();
 

@@ -2,15 +2,8 @@
 #include "common/launch_log.h"
 
 namespace mad {
-namespace {
 
-thread_local std::vector<LaunchRecord>* t_active_log = nullptr;
-
-}  // namespace
-
-std::vector<LaunchRecord>* active_launch_log() {
-  return t_active_log;
-}
+using launch_log_detail::t_active_log;
 
 LaunchLogScope::LaunchLogScope() : previous_(t_active_log) {
   t_active_log = &records_;

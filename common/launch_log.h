@@ -46,8 +46,16 @@ struct KernelResources {
   unsigned long long threads_launched = 0;  // grid x block, summed over the launches
 };
 
+namespace launch_log_detail {
+// The active log of each thread. Defined here, inline, so that the check every launch makes is
+// the one thread-local read promised above, not a call into another translation unit.
+inline thread_local std::vector<LaunchRecord>* t_active_log = nullptr;
+}  // namespace launch_log_detail
+
 // The calling thread's active log: nullptr when no LaunchLogScope is open on this thread.
-std::vector<LaunchRecord>* active_launch_log();
+inline std::vector<LaunchRecord>* active_launch_log() {
+  return launch_log_detail::t_active_log;
+}
 
 // Turns recording on for the calling thread for its lifetime (see above). Not copyable; use on
 // the thread that launches.

@@ -65,7 +65,4 @@ const VariantRegistry<gpu::BlockStatsLaunches>& detection_stats_variants();
 // One row of it: what the GPU stage is given (never a name: the front door picked the row).
 using BlockStatsRow = VariantRow<gpu::BlockStatsLaunches>;
 
-// d_detect (unscaled, spec §3.8) from the device's Σ η² over the crop: sqrt(sum / (M-33)(N-33)).
-double d_detect_from_sum_sq(double sum_sq, int width, int height);
-
 }  // namespace mad::detection

@@ -68,9 +68,4 @@ DetectionResult detect_cpu(ImageView<const double> ref, ImageView<const double> 
   return result;
 }
 
-// Host arithmetic shared with the CUDA form, which reads the sum back (every build has it).
-double d_detect_from_sum_sq(double sum_sq, int width, int height) {
-  return std::sqrt(sum_sq / static_cast<double>(BlockGrid(width, height).crop_count()));
-}
-
 }  // namespace mad::detection

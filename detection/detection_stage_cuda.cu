@@ -6,6 +6,7 @@
 // Seven launches, no allocation, no synchronization. The transient arrays of a call live in one
 // region (own, or lent by the pair slot: see the header).
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "common/cuda_check.h"
@@ -159,5 +160,9 @@ void DetectionStageCuda<Real>::run(const Real* d_ref_raw, const Real* d_dst_raw,
 
 template class DetectionStageCuda<double>;
 template class DetectionStageCuda<float>;
+
+double d_detect_from_sum_sq(double sum_sq, int width, int height) {
+  return std::sqrt(sum_sq / static_cast<double>(BlockGrid(width, height).crop_count()));
+}
 
 }  // namespace mad::detection

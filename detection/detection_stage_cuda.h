@@ -122,4 +122,9 @@ class DetectionStageCuda {
 extern template class DetectionStageCuda<double>;
 extern template class DetectionStageCuda<float>;
 
+// d_detect (unscaled, spec §3.8) from the Σ η² over the crop that run_distorted leaves on the
+// device: sqrt(sum / (M-33)(N-33)). Host arithmetic of the GPU path alone (the CPU pools its
+// map, pool_detection_cpu), as AppearanceStageCuda::d_appear_from_sum is appearance's.
+double d_detect_from_sum_sq(double sum_sq, int width, int height);
+
 }  // namespace mad::detection

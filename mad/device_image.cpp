@@ -1,14 +1,8 @@
 #include "mad/device_image.h"
 
-#include <atomic>
-
 #include "common/error.h"
 
 namespace mad {
-namespace {
-std::atomic<std::uint64_t> h2d_total{0}, d2h_total{0};
-}  // namespace
-
 int DeviceImage::bit_depth() const {
   switch (dtype) {
     case DeviceDtype::U8: return 8;
@@ -31,15 +25,6 @@ void validate_device_image(const DeviceImage& image, const std::string& what) {
                      ": colour GPU input must be uint8 (the GPU's rgb2gray is proved "
                      "bit-identical to the CPU's for 8-bit samples only); convert it to "
                      "gray or to uint8, or pass a host array");
-}
-
-void add_gpu_transfer(std::uint64_t h2d_bytes, std::uint64_t d2h_bytes) {
-  h2d_total += h2d_bytes;
-  d2h_total += d2h_bytes;
-}
-
-TransferCounters gpu_transfer_counters() {
-  return {h2d_total.load(), d2h_total.load()};
 }
 
 }  // namespace mad

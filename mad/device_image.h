@@ -36,7 +36,8 @@ void validate_device_image(const DeviceImage& image, const std::string& what);
 
 // Bytes the GPU pipeline has copied host->device and device->host since the process started
 // (all scorers, all devices). A device image adds nothing to `h2d`; each pair reads back 16
-// bytes of sums (plus its maps when asked).
+// bytes of sums (plus its maps when asked). Kept where the copies are made,
+// mad/backends/pair_slot_cuda.cu (zeros in a build without the CUDA backend).
 struct TransferCounters {
   std::uint64_t h2d_bytes = 0, d2h_bytes = 0;
 };

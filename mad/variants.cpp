@@ -45,11 +45,6 @@ VariantPick pick_variant(VariantFamily family, const std::string& name) {
   return {static_cast<int>(variant_registry(family).index_of(name))};
 }
 
-std::optional<appearance::SubbandTransform> picked_subband_transform(VariantPick pick) {
-  if (pick.is_default()) return std::nullopt;
-  return picked_row(appearance::subband_transforms(), pick).launch;
-}
-
 const std::string& variant_name(VariantFamily family, VariantPick pick) {
   const VariantNames& registry = variant_registry(family);
   if (pick.is_default()) return registry.default_name();

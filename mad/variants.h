@@ -32,8 +32,12 @@ const VariantRow<Launch>& picked_row(const VariantRegistry<Launch>& registry, Va
                            : registry.rows().at(static_cast<std::size_t>(pick.row));
 }
 // The subband transform `pick` asks for; none for the default pick, which leaves the choice to
-// the stage (the shape and precision decide, appearance/subband_transform.h).
-std::optional<appearance::SubbandTransform> picked_subband_transform(VariantPick pick);
+// the stage (the shape and precision decide, appearance/subband_transform.h). Inline, as
+// picked_row is: a row's field, read where the backend is made.
+inline std::optional<appearance::SubbandTransform> picked_subband_transform(VariantPick pick) {
+  if (pick.is_default()) return std::nullopt;
+  return picked_row(appearance::subband_transforms(), pick).launch;
+}
 
 // The registered name of `pick` (the default row's for VariantPick::kDefault), so that results
 // files record what ran, not how it was spelled.

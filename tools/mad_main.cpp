@@ -25,14 +25,7 @@ int run_mad(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "mad 0.1.0");
   app.footer("Run 'mad help SUBCOMMAND' or 'mad SUBCOMMAND --help' for its options.\n");
-  std::vector<mad::cli::Subcommand> commands = {
-      mad::cli::add_score_command(app),
-      mad::cli::add_kernel_command(app),
-      mad::cli::add_bench_command(app),
-      mad::cli::add_eval_command(app),
-      mad::cli::add_merge_command(app),
-      mad::cli::add_video_command(app),
-  };
+  const std::vector<mad::cli::Subcommand> commands = mad::cli::add_commands(app, argc, argv);
   if (const auto rc = mad::cli::handle_before_parse(app, argc, argv)) return *rc;
   try {
     app.parse(argc, argv);
@@ -43,7 +36,7 @@ int run_mad(int argc, char** argv) {
     return rc == 0 ? mad::kExitOk : mad::kExitUsage;
   }
   try {
-    for (auto& c : commands)
+    for (const auto& c : commands)
       if (c.app && c.app->parsed()) return c.run();
     return mad::kExitUsage;
   } catch (const mad::Error& e) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "common/gpu_info.h"
 #include "mad/backends/memory_check.h"
 #include "mad/backends/memory_estimate.h"
 #include "mad/backends/pair_slot_cuda.h"

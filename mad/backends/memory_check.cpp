@@ -113,12 +113,6 @@ static std::size_t host_memory_available_now() {
   return 0;
 }
 
-#ifndef MAD_HAVE_CUDA
-std::size_t gpu_free_memory_bytes() {
-  return 0;
-}  // mad/backends/gpu_memory_cuda.cu with CUDA
-#endif
-
 GpuMemoryBudget gpu_memory_budget(std::size_t limit, std::size_t free_bytes, int shares) {
   GpuMemoryBudget b;
   b.limit = limit;

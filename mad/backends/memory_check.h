@@ -1,5 +1,5 @@
 // Memory budgets and the up-front checks built on mad/backends/memory_estimate.h: `--gpu-memory-limit`
-// values, the free memory of the device and of the host, and the decisions that refuse a pair
+// values, the free memory of the host (the device's: gpu_free_memory_bytes, common/gpu_info.h), and the decisions that refuse a pair
 // too large for them with a message stating its need, before anything is allocated.
 //
 // No CUDA types: CPU-only builds and tools include this header.
@@ -23,9 +23,6 @@ constexpr std::size_t kCpuMemoryStatementThreshold = std::size_t{1} << 30;
 // else the free physical pages, at most the process's cgroup memory.max (common/allotment.h).
 // 0 when none can be read (callers then skip the check).
 std::size_t host_available_memory_bytes();
-// Free memory of the current CUDA device (cudaMemGetInfo); 0 in a build without CUDA or
-// without a device.
-std::size_t gpu_free_memory_bytes();
 
 // The device bytes one scorer's GPU pair slots may take together, over every shape
 // (mad/backends/slot_scheduler.h): --gpu-memory-limit when given (`limit`, 0: none), else the device's

@@ -1,6 +1,7 @@
 #include "mad/backends/pair_slot_cuda.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 
@@ -12,6 +13,23 @@
 #include "kernels/gray.h"
 #include "mad/backends/device_gather_cuda.h"
 #include "mad/device_image.h"
+
+namespace mad {
+namespace {
+// The transfer counters of mad/device_image.h, kept beside the copies they count.
+std::atomic<std::uint64_t> h2d_total{0}, d2h_total{0};
+}  // namespace
+
+void add_gpu_transfer(std::uint64_t h2d_bytes, std::uint64_t d2h_bytes) {
+  h2d_total += h2d_bytes;
+  d2h_total += d2h_bytes;
+}
+
+TransferCounters gpu_transfer_counters() {
+  return {h2d_total.load(), d2h_total.load()};
+}
+
+}  // namespace mad
 
 namespace mad::gpu {
 namespace {

@@ -12,17 +12,6 @@
 
 namespace mad::results {
 
-nlohmann::json result_object(const std::string& ref, const std::string& dist, const ScoreResult* r,
-                             const std::string& error, const std::string& backend_reason) {
-  nlohmann::json j;
-  if (r) j = result_to_json(*r);
-  j["backend_reason"] = backend_reason;
-  j["ref"] = ref;
-  j["dist"] = dist;
-  if (!r) j["error"] = error;
-  return j;
-}
-
 namespace {
 ResultsKind kind_of(const PairsOutputOptions& o) {
   return o.json ? ResultsKind::JsonLines : o.csv_kind;

@@ -22,10 +22,6 @@
 
 namespace mad::results {
 
-// One result as mad score's JSON writes it (ref, dist, backend_reason; error for a failure).
-nlohmann::json result_object(const std::string& ref, const std::string& dist, const ScoreResult* r,
-                             const std::string& error, const std::string& backend_reason);
-
 // The text of one row of `mad score --pairs` (without its newline): the CSV row of
 // pairs_csv_row, or with `json` the object of result_object and the list's `line`.
 std::string pairs_row_text(bool json, int line, const std::string& ref, const std::string& dist,

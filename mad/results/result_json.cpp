@@ -32,6 +32,17 @@ nlohmann::json result_to_json(const ScoreResult& r) {
   return j;
 }
 
+nlohmann::json result_object(const std::string& ref, const std::string& dist, const ScoreResult* r,
+                             const std::string& error, const std::string& backend_reason) {
+  nlohmann::json j;
+  if (r) j = result_to_json(*r);
+  j["backend_reason"] = backend_reason;
+  j["ref"] = ref;
+  j["dist"] = dist;
+  if (!r) j["error"] = error;
+  return j;
+}
+
 const std::vector<std::string>& result_csv_header() {
   static const std::vector<std::string> h = {
       "ref",    "dist",    "mad",         "hi",      "lo",    "sig",           "width",

@@ -13,6 +13,11 @@ namespace mad::results {
 //  a5_variant (GPU), seconds}
 nlohmann::json result_to_json(const ScoreResult& r);
 
+// One result as mad score's JSON writes it, one pair or a --pairs row (ref, dist,
+// backend_reason; error for a failure, whose ScoreResult is null).
+nlohmann::json result_object(const std::string& ref, const std::string& dist, const ScoreResult* r,
+                             const std::string& error, const std::string& backend_reason);
+
 // Column names and values of one results-CSV row (numbers with 17 significant digits).
 // ref,dist,mad,hi,lo,sig,width,...,error,backend_reason; `backend_reason` (BackendChoice::reason)
 // is the run's, so a failed row has one too.

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <string>
 
+#include "common/gpu_info.h"
 #include "mad/batch_scorer.h"
 #include "mad/score.h"
 #include "mad/backends/memory_check.h"
